@@ -1,0 +1,18 @@
+//! karmadactl: the Karmada operator CLI and (in later modules) an embedded Karmada control plane.
+//!
+//! The binary in `main.rs` only calls [`run`]; everything else lives here so tests and
+//! benchmarks can reach it.
+
+pub mod build_info;
+pub mod cli;
+pub mod cmd;
+pub mod duration;
+pub mod error;
+pub mod kubeconfig;
+pub mod output;
+pub mod pki;
+pub mod printer;
+pub mod validation;
+pub mod wellknown;
+
+pub use cli::run;
