@@ -1,0 +1,135 @@
+//! The command tree and the top-level run loop: parse, dispatch, classify errors.
+
+mod argv;
+pub mod docs;
+mod global;
+mod help;
+mod parse_error;
+
+use std::ffi::OsString;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::cmd;
+use crate::error::{self, ExitCode};
+use crate::printer::Printer;
+
+pub use global::GlobalFlags;
+
+/// Which of the two installed names the binary runs as. Only help text and printed commands
+/// differ (`karmadactl join …` versus `kubectl karmada join …`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// Installed as `karmadactl`.
+    Standalone,
+    /// Installed as `kubectl-karmada`, run by kubectl as `kubectl karmada`.
+    KubectlPlugin,
+}
+
+impl Flavour {
+    /// Decides from argv[0]: kubectl runs plugins with their own path as argv[0].
+    pub fn from_argv0(argv0: Option<&OsString>) -> Self {
+        let name = argv0
+            .and_then(|a| std::path::Path::new(a).file_name().map(|f| f.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        if name.starts_with("kubectl-karmada") { Flavour::KubectlPlugin } else { Flavour::Standalone }
+    }
+
+    /// The words a user types to run this binary.
+    pub fn parent_command(self) -> &'static str {
+        match self {
+            Flavour::Standalone => "karmadactl",
+            Flavour::KubectlPlugin => "kubectl karmada",
+        }
+    }
+
+    /// The executable's file name.
+    pub fn binary_name(self) -> &'static str {
+        match self {
+            Flavour::Standalone => "karmadactl",
+            Flavour::KubectlPlugin => "kubectl-karmada",
+        }
+    }
+}
+
+/// karmadactl controls a Kubernetes Cluster Federation.
+#[derive(Debug, Parser)]
+#[command(name = "karmadactl", disable_version_flag = true, disable_help_subcommand = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalFlags,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Every subcommand. The order here is the order in generated docs; the root help groups them
+/// the way upstream does (see `help.rs`).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Init(Box<cmd::init::InitArgs>),
+    Deinit(cmd::deinit::DeinitArgs),
+    Join(cmd::join::JoinArgs),
+    Unjoin(cmd::unjoin::UnjoinArgs),
+    Token(cmd::token::TokenArgs),
+    Register(cmd::register::RegisterArgs),
+    Unregister(cmd::unregister::UnregisterArgs),
+    Cordon(cmd::cordon::CordonArgs),
+    Uncordon(cmd::cordon::UncordonArgs),
+    Taint(cmd::taint::TaintArgs),
+    Get(cmd::get::GetArgs),
+    Promote(cmd::promote::PromoteArgs),
+    Completion(cmd::completion::CompletionArgs),
+    Version(cmd::version::VersionArgs),
+    Options(cmd::options::OptionsArgs),
+}
+
+/// What every command receives besides its own arguments.
+pub struct Context {
+    pub printer: Printer,
+    pub flavour: Flavour,
+    pub global: GlobalFlags,
+}
+
+impl Context {
+    /// `karmadactl` or `kubectl karmada`, for printed commands and hints.
+    pub fn parent(&self) -> &'static str {
+        self.flavour.parent_command()
+    }
+}
+
+/// The full clap command for a flavour, with help text adapted to it.
+pub fn command(flavour: Flavour) -> clap::Command {
+    help::adapt(Cli::command(), flavour)
+}
+
+/// Runs the binary with the given argv and returns the process exit code.
+pub fn run(args: Vec<OsString>) -> i32 {
+    let flavour = Flavour::from_argv0(args.first());
+    let mut cmd = command(flavour);
+    let args = argv::normalise(&cmd, args);
+    let path = argv::command_path(&cmd, &args);
+    let matches = match cmd.try_get_matches_from_mut(args) {
+        Ok(m) => m,
+        Err(e) => return parse_error::report(e, &path, flavour),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => return parse_error::report(e, &path, flavour),
+    };
+    let printer = Printer::new(cli.global.verbosity);
+    let ctx = Context { printer, flavour, global: cli.global };
+    let Some(command) = cli.command else {
+        // Upstream prints the root help when no subcommand is given, and exits 0.
+        let _ = ctx.printer.data(&cmd.render_help().to_string());
+        return ExitCode::Success as i32;
+    };
+    match cmd::dispatch(command, &ctx) {
+        Ok(()) => ExitCode::Success as i32,
+        Err(err) => {
+            let report = error::classify(&err);
+            ctx.printer.progress(&report.to_string());
+            report.code as i32
+        }
+    }
+}

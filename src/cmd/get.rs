@@ -1,0 +1,113 @@
+//! `get`: show resources from the control plane and from member clusters.
+
+use clap::{ArgAction, Args};
+
+use super::connection::KarmadaConnection;
+use crate::cli::Context;
+
+/// Where `get` looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperationScope {
+    Karmada,
+    Members,
+    All,
+}
+
+fn parse_scope(s: &str) -> Result<OperationScope, String> {
+    match s {
+        "karmada" => Ok(OperationScope::Karmada),
+        "members" => Ok(OperationScope::Members),
+        "all" => Ok(OperationScope::All),
+        other => Err(format!("not support OperationScope: {other}")),
+    }
+}
+
+/// Display one or many resources in the Karmada control plane and member clusters.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  # List all pods in ps output format\n  karmadactl get pods\n\n  # List all pods in ps output format with more information (such as node name)\n  karmadactl get pods -o wide\n\n  # List all pods of member1 cluster in ps output format\n  karmadactl get pods -C member1\n\n  # List a single replicasets controller with specified NAME in ps output format\n  karmadactl get replicasets -C member1 web\n\n  # List deployments in JSON output format, in the \"v1\" version of the \"apps\" API group\n  karmadactl get deployments.v1.apps -o json\n\n  # Return only the phase value of the specified resource\n  karmadactl get -o template deployment/nginx -C member1 --template={{.spec.replicas}}\n\n  # List all replication controllers and services together in ps output format\n  karmadactl get rs,services\n\n  # List one or more resources by their type and names\n  karmadactl get rs/nginx-cb87b6d88 service/kubernetes")]
+pub struct GetArgs {
+    /// TYPE[.VERSION][.GROUP] [NAME...], TYPE/NAME..., or TYPE1,TYPE2 [NAME...].
+    #[arg(value_name = "RESOURCE")]
+    pub resources: Vec<String>,
+
+    /// Where to look: karmada (the control plane), members (member clusters), or all.
+    #[arg(short = 's', long, default_value = "karmada", value_parser = parse_scope, value_name = "SCOPE")]
+    pub operation_scope: OperationScope,
+
+    /// Member clusters to query, comma-separated (default: every registered cluster).
+    #[arg(short = 'C', long, value_delimiter = ',', value_name = "CLUSTERS")]
+    pub clusters: Vec<String>,
+
+    /// Label selector to filter on, e.g. -l key1=value1,key2=value2.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub labels: Option<String>,
+
+    /// List the requested objects across all namespaces.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// If the requested object does not exist the command will return exit code 0.
+    #[arg(long)]
+    pub ignore_not_found: bool,
+
+    /// After listing/getting the requested object, watch for changes.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+
+    /// Watch for changes to the requested object(s), without listing/getting first.
+    #[arg(long)]
+    pub watch_only: bool,
+
+    /// Output watch event objects when --watch or --watch-only is used.
+    #[arg(long)]
+    pub output_watch_events: bool,
+
+    /// The namespace scope for this request.
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+
+    /// Output format: wide, json, yaml, name (also go-template=, jsonpath=, custom-columns=).
+    #[arg(short = 'o', long, value_name = "FORMAT")]
+    pub output: Option<String>,
+
+    /// Template string or path to template file to use when -o=go-template or -o=go-template-file.
+    #[arg(long)]
+    pub template: Option<String>,
+
+    /// If true, ignore any errors in templates when a field or map key is missing in the template.
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value_t = true, default_missing_value = "true", value_name = "BOOL")]
+    pub allow_missing_template_keys: bool,
+
+    /// If true, keep the managedFields when printing objects in JSON or YAML format.
+    #[arg(long)]
+    pub show_managed_fields: bool,
+
+    /// If present, list the resource type for the requested object(s).
+    #[arg(long)]
+    pub show_kind: bool,
+
+    /// When printing, show all labels as the last column (default hide labels column).
+    #[arg(long)]
+    pub show_labels: bool,
+
+    /// If non-empty, sort list types using this field specification (a JSONPath expression).
+    #[arg(long, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
+
+    /// Accepts a comma separated list of labels that are going to be presented as columns.
+    #[arg(short = 'L', long, value_delimiter = ',', value_name = "LABELS")]
+    pub label_columns: Vec<String>,
+
+    /// When using the default or custom-column output format, don't print headers.
+    #[arg(long)]
+    pub no_headers: bool,
+
+    #[command(flatten)]
+    pub karmada: KarmadaConnection,
+}
+
+pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
+    args.karmada.resolve()?;
+    Err(super::not_built(ctx, "get"))
+}

@@ -1,0 +1,65 @@
+//! One module per subcommand: a clap `Args` struct whose doc comments are the help text, and a
+//! `run` that resolves the arguments and acts. Domain logic lives in domain modules.
+
+pub mod completion;
+pub mod connection;
+pub mod cordon;
+pub mod deinit;
+pub mod get;
+pub mod init;
+pub mod join;
+pub mod options;
+pub mod promote;
+pub mod register;
+pub mod taint;
+pub mod token;
+pub mod unjoin;
+pub mod unregister;
+pub mod version;
+
+use crate::cli::{Command, Context};
+use crate::error::NotBuilt;
+
+/// Runs the parsed subcommand.
+pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
+    match command {
+        Command::Init(a) => init::run(*a, ctx),
+        Command::Deinit(a) => deinit::run(a, ctx),
+        Command::Join(a) => join::run(a, ctx),
+        Command::Unjoin(a) => unjoin::run(a, ctx),
+        Command::Token(a) => token::run(a, ctx),
+        Command::Register(a) => register::run(a, ctx),
+        Command::Unregister(a) => unregister::run(a, ctx),
+        Command::Cordon(a) => cordon::run_cordon(a, ctx),
+        Command::Uncordon(a) => cordon::run_uncordon(a, ctx),
+        Command::Taint(a) => taint::run(a, ctx),
+        Command::Get(a) => get::run(a, ctx),
+        Command::Promote(a) => promote::run(a, ctx),
+        Command::Completion(a) => completion::run(a, ctx),
+        Command::Version(a) => version::run(a, ctx),
+        Command::Options(a) => options::run(a, ctx),
+    }
+}
+
+/// The error every command returns once its input is validated but its behaviour is not built.
+pub(crate) fn not_built(ctx: &Context, command: &str) -> anyhow::Error {
+    NotBuilt { command: format!("{} {command}", ctx.parent()) }.into()
+}
+
+/// Validates a member cluster name (join, unjoin, register, unregister) with upstream's message.
+pub(crate) fn check_cluster_name(name: &str) -> anyhow::Result<()> {
+    crate::validation::cluster_name(name).map_err(|e| {
+        crate::error::UsageError::with_hint(e, "cluster names are lowercase letters, digits and '-', at most 48 characters.").into()
+    })
+}
+
+/// Validates a Go-style duration flag (`24h0m0s`) and names the flag in the error.
+pub(crate) fn parse_duration(flag: &str, value: &str) -> anyhow::Result<std::time::Duration> {
+    let parsed: crate::duration::GoDuration = value.parse().map_err(|e| {
+        crate::error::UsageError::with_hint(
+            format!("invalid value \"{value}\" for --{flag}: {e}"),
+            "durations are written as in Go, e.g. 30s, 5m0s, 24h0m0s.",
+        )
+    })?;
+    Ok(parsed.as_std())
+}

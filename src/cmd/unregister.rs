@@ -1,0 +1,82 @@
+//! `unregister`: remove a Pull-mode member cluster and its agent.
+
+use clap::Args;
+
+use super::connection::IgnoredKubeconfig;
+use crate::cli::Context;
+use crate::error::UsageError;
+
+/// Remove a cluster registered in Pull mode from Karmada control plane.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  # Unregister cluster from karmada control plane\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>\n\n  # Unregister cluster from karmada control plane with timeout\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG> --wait 2m")]
+pub struct UnregisterArgs {
+    /// Name of the member cluster.
+    #[arg(value_name = "CLUSTER_NAME")]
+    pub names: Vec<String>,
+
+    /// Path of the member cluster's kubeconfig (required).
+    #[arg(long, value_name = "PATH")]
+    pub cluster_kubeconfig: Option<String>,
+
+    /// Context in the member kubeconfig (default: the current context).
+    #[arg(long, value_name = "CONTEXT")]
+    pub cluster_context: Option<String>,
+
+    /// Kubeconfig of the Karmada control plane (default: read it from the agent in the member).
+    #[arg(long, value_name = "PATH")]
+    pub karmada_config: Option<String>,
+
+    /// Context in the Karmada kubeconfig.
+    #[arg(long, value_name = "CONTEXT")]
+    pub karmada_context: Option<String>,
+
+    /// Namespace the karmada-agent runs in, in the member cluster.
+    #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]
+    pub namespace: String,
+
+    /// Name of the karmada-agent Deployment in the member cluster.
+    #[arg(long, default_value = "karmada-agent")]
+    pub agent_name: String,
+
+    /// Namespace in the control plane where member cluster secrets are stored.
+    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    pub cluster_namespace: String,
+
+    /// How long to wait for the cluster's resources to be removed, e.g. 1m0s.
+    #[arg(long, default_value = "1m0s", value_name = "DURATION", allow_hyphen_values = true)]
+    pub wait: String,
+
+    /// Check what would be removed without removing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    #[command(flatten)]
+    pub ignored: IgnoredKubeconfig,
+}
+
+pub fn run(args: UnregisterArgs, ctx: &Context) -> anyhow::Result<()> {
+    if args.names.len() > 1 {
+        return Err(UsageError::with_hint(
+            "only the cluster name is allowed as an argument",
+            format!("run '{} unregister --help' for usage.", ctx.parent()),
+        )
+        .into());
+    }
+    let name = args.names.first().map(String::as_str).unwrap_or_default();
+    super::check_cluster_name(name)?;
+    if args.cluster_kubeconfig.is_none() {
+        return Err(UsageError::with_hint(
+            "--cluster-kubeconfig is required to specify KUBECONFIG file path to access unregistering member cluster",
+            "pass --cluster-kubeconfig=<path to the member's kubeconfig>.",
+        )
+        .into());
+    }
+    super::unjoin::positive_wait(&args.wait)?;
+    let choice = crate::kubeconfig::rules::unregister_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
+    super::connection::resolve(args.cluster_kubeconfig.as_deref(), &choice)?;
+    if let Some(path) = args.karmada_config.as_deref() {
+        let choice = crate::kubeconfig::rules::factory_context(args.karmada_context.as_deref().unwrap_or_default());
+        super::connection::resolve(Some(path), &choice)?;
+    }
+    Err(super::not_built(ctx, "unregister"))
+}
