@@ -1,0 +1,84 @@
+//! CLI benchmark: `karmadactl version` wall time and peak RSS, beside the same figures for
+//! `/bin/true` (the cost of starting any process on this machine), and the binary's size.
+//! Run with `cargo bench --bench cli`; prints a Markdown section for docs/performance.md.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Sample {
+    wall: Duration,
+    max_rss_kib: i64,
+}
+
+/// Runs `argv` once and returns its wall time and peak RSS, read from the kernel's rusage for
+/// exactly that child (wait4), so other processes cannot disturb the figure.
+fn run_once(argv: &[&str]) -> Sample {
+    let start = Instant::now();
+    // Reaped with wait4 below (for its rusage), not Child::wait.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(argv[0])
+        .args(&argv[1..])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("benchmark command starts");
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 fills it for the pid we just spawned and reaped.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 reaped the child");
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{argv:?} failed");
+    Sample { wall, max_rss_kib: usage.ru_maxrss }
+}
+
+struct Summary {
+    p50: Duration,
+    p95: Duration,
+    max_rss_mib: f64,
+}
+
+fn measure(argv: &[&str], runs: usize) -> Summary {
+    for _ in 0..10 {
+        run_once(argv); // warm the page cache
+    }
+    let mut samples: Vec<Sample> = (0..runs).map(|_| run_once(argv)).collect();
+    samples.sort_by_key(|s| s.wall);
+    let pct = |p: f64| samples[((samples.len() as f64 - 1.0) * p).round() as usize].wall;
+    let max_rss = samples.iter().map(|s| s.max_rss_kib).max().unwrap_or(0);
+    Summary { p50: pct(0.50), p95: pct(0.95), max_rss_mib: max_rss as f64 / 1024.0 }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    format!("{cores} cores, {cpu}, Linux {}", kernel.trim())
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; any number argument sets the run count.
+    let runs = std::env::args().skip(1).find_map(|a| a.parse::<usize>().ok()).unwrap_or(300);
+    let bin = env!("CARGO_BIN_EXE_karmadactl");
+    let size = std::fs::metadata(bin).map(|m| m.len()).unwrap_or(0);
+    let ours = measure(&[bin, "version"], runs);
+    let floor = measure(&["/bin/true"], runs);
+
+    println!("### CLI: `karmadactl version` ({})", jiff::Timestamp::now().strftime("%Y-%m-%d"));
+    println!();
+    println!("Machine: {}. {runs} runs each, after 10 warm-up runs.", machine());
+    println!();
+    println!("| measure | karmadactl | physical limit (`/bin/true`) | goal | upstream karmadactl |");
+    println!("|---|---|---|---|---|");
+    println!("| `version` wall time, p50 | {} | {} | ≤ 3 ms | 57 ms |", ms(ours.p50), ms(floor.p50));
+    println!("| `version` wall time, p95 | {} | {} | | |", ms(ours.p95), ms(floor.p95));
+    println!("| `version` peak RSS | {:.1} MiB | {:.1} MiB | ≤ 8 MiB | 50 MiB |", ours.max_rss_mib, floor.max_rss_mib);
+    println!("| release binary size | {:.1} MB | | ≤ 35 MB (finished binary) | 72 MB |", size as f64 / 1e6);
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds karmadactl from this checkout and installs it under a prefix (default ~/.local):
+#   bin/karmadactl, bin/kubectl-karmada (the kubectl plugin name, a link to karmadactl),
+#   and bash, zsh and fish completions. Running it again replaces what it installed.
+set -euo pipefail
+
+prefix="${PREFIX:-$HOME/.local}"
+action=install
+
+usage() {
+  cat <<USAGE
+Usage: ./install.sh [--prefix DIR] [--uninstall]
+
+  --prefix DIR   install under DIR (default: \$PREFIX or ~/.local)
+  --uninstall    remove what install.sh installed under the prefix
+USAGE
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) [ $# -ge 2 ] || { echo "error: --prefix needs a directory" >&2; exit 1; }; prefix="$2"; shift 2 ;;
+    --prefix=*) prefix="${1#--prefix=}"; shift ;;
+    --uninstall) action=uninstall; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "error: unknown option: $1" >&2; usage >&2; exit 1 ;;
+  esac
+done
+
+bin_dir="$prefix/bin"
+bash_dir="$prefix/share/bash-completion/completions"
+zsh_dir="$prefix/share/zsh/site-functions"
+fish_dir="$prefix/share/fish/vendor_completions.d"
+installed=(
+  "$bin_dir/karmadactl"
+  "$bin_dir/kubectl-karmada"
+  "$bash_dir/karmadactl"
+  "$zsh_dir/_karmadactl"
+  "$fish_dir/karmadactl.fish"
+)
+
+if [ "$action" = uninstall ]; then
+  for f in "${installed[@]}"; do
+    if [ -e "$f" ] || [ -L "$f" ]; then rm -f "$f"; echo "removed $f"; fi
+  done
+  echo "karmadactl is uninstalled from $prefix"
+  exit 0
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "error: cargo was not found on PATH." >&2
+  echo "hint: install the Rust toolchain (rustup), open a new shell so cargo is on PATH, and run ./install.sh again." >&2
+  exit 1
+fi
+
+cd "$(dirname "$0")"
+echo "building karmadactl (release)..." >&2
+cargo build --release --locked
+
+mkdir -p "$bin_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
+# Copy to a temp name and rename, so a running karmadactl is never overwritten in place.
+install -m 0755 target/release/karmadactl "$bin_dir/.karmadactl.new"
+mv -f "$bin_dir/.karmadactl.new" "$bin_dir/karmadactl"
+ln -sfn karmadactl "$bin_dir/kubectl-karmada"
+install -m 0644 completions/karmadactl.bash "$bash_dir/karmadactl"
+install -m 0644 completions/_karmadactl "$zsh_dir/_karmadactl"
+install -m 0644 completions/karmadactl.fish "$fish_dir/karmadactl.fish"
+
+echo "installed karmadactl and kubectl-karmada into $bin_dir"
+case ":$PATH:" in
+  *":$bin_dir:"*) ;;
+  *) echo "hint: $bin_dir is not on your PATH; add it, e.g. export PATH=\"$bin_dir:\$PATH\"" >&2 ;;
+esac
