@@ -55,10 +55,12 @@ fi
 cd "$(dirname "$0")"
 echo "building karmadactl (release)..." >&2
 cargo build --release --locked
+# Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
+built="${CARGO_TARGET_DIR:-target}/release/karmadactl"
 
 mkdir -p "$bin_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
 # Copy to a temp name and rename, so a running karmadactl is never overwritten in place.
-install -m 0755 target/release/karmadactl "$bin_dir/.karmadactl.new"
+install -m 0755 "$built" "$bin_dir/.karmadactl.new"
 mv -f "$bin_dir/.karmadactl.new" "$bin_dir/karmadactl"
 ln -sfn karmadactl "$bin_dir/kubectl-karmada"
 install -m 0644 completions/karmadactl.bash "$bash_dir/karmadactl"
