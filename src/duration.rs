@@ -96,10 +96,8 @@ pub fn parse_go_duration(input: &str) -> Result<i64, DurationError> {
         }
         let (unit_text, rest) = s.split_at(unit_len);
         s = rest;
-        let unit = unit_nanos(unit_text).ok_or_else(|| DurationError::UnknownUnit {
-            unit: unit_text.to_owned(),
-            input: input.to_owned(),
-        })?;
+        let unit = unit_nanos(unit_text)
+            .ok_or_else(|| DurationError::UnknownUnit { unit: unit_text.to_owned(), input: input.to_owned() })?;
         if whole > MAGNITUDE_LIMIT / unit {
             return Err(invalid());
         }
@@ -282,8 +280,7 @@ impl FromStr for GoDuration {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let nanos = parse_go_duration(s)?;
-        let nanos =
-            u64::try_from(nanos).map_err(|_| DurationError::Negative { input: s.to_owned() })?;
+        let nanos = u64::try_from(nanos).map_err(|_| DurationError::Negative { input: s.to_owned() })?;
         Ok(Self(Duration::from_nanos(nanos)))
     }
 }
@@ -558,10 +555,7 @@ mod tests {
         assert_eq!(GoDuration::from_secs(60).to_string(), "1m0s");
         assert!(GoDuration::default().is_zero());
         assert_eq!(GoDuration::default().to_string(), "0s");
-        assert_eq!(
-            "1.5s".parse::<GoDuration>().map(|d| d.as_std()),
-            Ok(Duration::from_millis(1500))
-        );
+        assert_eq!("1.5s".parse::<GoDuration>().map(|d| d.as_std()), Ok(Duration::from_millis(1500)));
         // Beyond Go's range a std Duration still prints in Go's shape.
         assert_eq!(GoDuration(Duration::from_secs(u64::MAX)).to_string(), "5124095576030431h0m15s");
     }

@@ -67,7 +67,9 @@ mod tests {
             cluster_name(&"a".repeat(49)).unwrap_err(),
             format!("invalid cluster name({}): must be no more than 48 characters", "a".repeat(49))
         );
-        assert!(cluster_name("member.1").unwrap_err().starts_with("invalid cluster name(member.1): a lowercase RFC 1123"));
+        assert!(
+            cluster_name("member.1").unwrap_err().starts_with("invalid cluster name(member.1): a lowercase RFC 1123")
+        );
         assert_eq!(cluster_name("").unwrap_err(), "cluster name is required");
     }
 }

@@ -39,8 +39,22 @@ fn help_text_of_every_command_is_stable() {
 fn the_required_commands_all_exist() {
     let paths: Vec<String> = command_paths().iter().map(|p| p.join(" ")).collect();
     for want in [
-        "init", "deinit", "join", "unjoin", "register", "unregister", "token create", "token list",
-        "token delete", "cordon", "uncordon", "taint", "get", "promote", "version", "completion",
+        "init",
+        "deinit",
+        "join",
+        "unjoin",
+        "register",
+        "unregister",
+        "token create",
+        "token list",
+        "token delete",
+        "cordon",
+        "uncordon",
+        "taint",
+        "get",
+        "promote",
+        "version",
+        "completion",
     ] {
         assert!(paths.iter().any(|p| p == want), "missing command {want}; have {paths:?}");
     }
@@ -51,7 +65,9 @@ fn no_subcommand_prints_grouped_help_and_succeeds() {
     let out = karmadactl_run(&[]);
     assert_eq!(out.code, 0);
     assert!(out.stdout.starts_with("karmadactl controls a Kubernetes Cluster Federation.\n"));
-    for group in ["Basic Commands:", "Cluster Registration Commands:", "Cluster Management Commands:", "Other Commands:"] {
+    for group in
+        ["Basic Commands:", "Cluster Registration Commands:", "Cluster Management Commands:", "Other Commands:"]
+    {
         assert!(out.stdout.contains(group), "missing {group} in {}", out.stdout);
     }
 }
@@ -68,15 +84,61 @@ fn assert_parses(args: &[&str]) {
 #[test]
 fn every_upstream_flag_of_init_parses() {
     let mut args = vec![
-        "init", "--private-image-registry", "reg.local", "--image-pull-policy", "Always",
-        "--image-pull-secrets", "a,b", "--kube-image-mirror-country", "cn", "--kube-image-registry", "r",
-        "--kube-image-tag", "v1.33.0", "--cert-external-ip", "10.0.0.1,10.0.0.2", "--cert-external-dns",
-        "a.example.com", "--cert-validity-period", "8760h0m0s", "--ca-cert-file", "/ca.crt", "--ca-key-file",
-        "/ca.key", "-n", "karmada-system", "--storage-classes-name", "std", "--kubeconfig", "/k", "--context",
-        "c", "--host-cluster-domain", "cluster.local", "--etcd-storage-mode", "PVC", "--etcd-data", "/d",
-        "--etcd-node-selector-labels", "a=b", "--etcd-pvc-size", "5Gi", "--crds", "/crds.tar.gz",
-        "--config", "/cfg.yaml", "--karmada-apiserver-advertise-address", "10.0.0.1", "-p", "32443",
-        "-d", "/tmp/karmada-data", "--karmada-pki", "/tmp/karmada-pki", "--wait-component-ready-timeout", "120",
+        "init",
+        "--private-image-registry",
+        "reg.local",
+        "--image-pull-policy",
+        "Always",
+        "--image-pull-secrets",
+        "a,b",
+        "--kube-image-mirror-country",
+        "cn",
+        "--kube-image-registry",
+        "r",
+        "--kube-image-tag",
+        "v1.33.0",
+        "--cert-external-ip",
+        "10.0.0.1,10.0.0.2",
+        "--cert-external-dns",
+        "a.example.com",
+        "--cert-validity-period",
+        "8760h0m0s",
+        "--ca-cert-file",
+        "/ca.crt",
+        "--ca-key-file",
+        "/ca.key",
+        "-n",
+        "karmada-system",
+        "--storage-classes-name",
+        "std",
+        "--kubeconfig",
+        "/k",
+        "--context",
+        "c",
+        "--host-cluster-domain",
+        "cluster.local",
+        "--etcd-storage-mode",
+        "PVC",
+        "--etcd-data",
+        "/d",
+        "--etcd-node-selector-labels",
+        "a=b",
+        "--etcd-pvc-size",
+        "5Gi",
+        "--crds",
+        "/crds.tar.gz",
+        "--config",
+        "/cfg.yaml",
+        "--karmada-apiserver-advertise-address",
+        "10.0.0.1",
+        "-p",
+        "32443",
+        "-d",
+        "/tmp/karmada-data",
+        "--karmada-pki",
+        "/tmp/karmada-pki",
+        "--wait-component-ready-timeout",
+        "120",
     ];
     let component_flags: Vec<String> = karmadactl::cmd::init::COMPONENTS
         .iter()
@@ -92,65 +154,232 @@ fn every_upstream_flag_of_init_parses() {
     args.extend(component_flags.iter().map(String::as_str));
     assert_parses(&args);
     assert_parses(&[
-        "init", "--external-etcd-servers", "https://e:2379", "--external-etcd-ca-cert-path", "/ca",
-        "--external-etcd-client-cert-path", "/c", "--external-etcd-client-key-path", "/k",
-        "--external-etcd-key-prefix", "/karmada",
+        "init",
+        "--external-etcd-servers",
+        "https://e:2379",
+        "--external-etcd-ca-cert-path",
+        "/ca",
+        "--external-etcd-client-cert-path",
+        "/c",
+        "--external-etcd-client-key-path",
+        "/k",
+        "--external-etcd-key-prefix",
+        "/karmada",
     ]);
 }
 
 #[test]
 fn every_upstream_flag_of_the_other_commands_parses() {
-    assert_parses(&["deinit", "-n", "karmada-system", "--kubeconfig", "/k", "--context", "c", "--dry-run", "-f", "--purge-namespace"]);
     assert_parses(&[
-        "join", "member1", "--cluster-namespace", "karmada-cluster", "--cluster-context", "c",
-        "--cluster-kubeconfig", "/m", "--cluster-provider", "aws", "--cluster-region", "eu",
-        "--cluster-zones", "a,b", "--karmada-as", "u", "--karmada-as-group", "g1", "--karmada-as-group", "g2",
-        "--karmada-as-uid", "1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "karmada-apiserver",
+        "deinit",
+        "-n",
+        "karmada-system",
+        "--kubeconfig",
+        "/k",
+        "--context",
+        "c",
+        "--dry-run",
+        "-f",
+        "--purge-namespace",
     ]);
     assert_parses(&[
-        "unjoin", "member1", "--cluster-namespace", "x", "--cluster-context", "c", "--cluster-kubeconfig", "/m",
-        "--force", "--wait", "2m0s", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c",
+        "join",
+        "member1",
+        "--cluster-namespace",
+        "karmada-cluster",
+        "--cluster-context",
+        "c",
+        "--cluster-kubeconfig",
+        "/m",
+        "--cluster-provider",
+        "aws",
+        "--cluster-region",
+        "eu",
+        "--cluster-zones",
+        "a,b",
+        "--karmada-as",
+        "u",
+        "--karmada-as-group",
+        "g1",
+        "--karmada-as-group",
+        "g2",
+        "--karmada-as-uid",
+        "1",
+        "--dry-run",
+        "--kubeconfig",
+        "/k",
+        "--karmada-context",
+        "karmada-apiserver",
     ]);
     assert_parses(&[
-        "token", "create", "--print-register-command", "--ttl", "0", "--usages", "signing,authentication",
-        "--groups", "system:bootstrappers:karmada:default-cluster-token", "--description", "d",
-        "--kubeconfig", "/k", "--karmada-context", "c",
+        "unjoin",
+        "member1",
+        "--cluster-namespace",
+        "x",
+        "--cluster-context",
+        "c",
+        "--cluster-kubeconfig",
+        "/m",
+        "--force",
+        "--wait",
+        "2m0s",
+        "--dry-run",
+        "--kubeconfig",
+        "/k",
+        "--karmada-context",
+        "c",
+    ]);
+    assert_parses(&[
+        "token",
+        "create",
+        "--print-register-command",
+        "--ttl",
+        "0",
+        "--usages",
+        "signing,authentication",
+        "--groups",
+        "system:bootstrappers:karmada:default-cluster-token",
+        "--description",
+        "d",
+        "--kubeconfig",
+        "/k",
+        "--karmada-context",
+        "c",
     ]);
     assert_parses(&["token", "list", "--kubeconfig", "/k", "--karmada-context", "c"]);
     assert_parses(&["token", "delete", "abcdef", "--kubeconfig", "/k"]);
     assert_parses(&[
-        "register", "10.0.0.1:5443", "--kubeconfig", "/m", "--context", "c", "-n", "karmada-system",
-        "--cluster-name", "member1", "--cluster-namespace", "karmada-cluster", "--cluster-provider", "p",
-        "--cluster-region", "r", "--cluster-zones", "z1,z2", "--enable-cert-rotation", "--token",
-        "abcdef.0123456789abcdef", "--discovery-token-ca-cert-hash",
+        "register",
+        "10.0.0.1:5443",
+        "--kubeconfig",
+        "/m",
+        "--context",
+        "c",
+        "-n",
+        "karmada-system",
+        "--cluster-name",
+        "member1",
+        "--cluster-namespace",
+        "karmada-cluster",
+        "--cluster-provider",
+        "p",
+        "--cluster-region",
+        "r",
+        "--cluster-zones",
+        "z1,z2",
+        "--enable-cert-rotation",
+        "--token",
+        "abcdef.0123456789abcdef",
+        "--discovery-token-ca-cert-hash",
         "sha256:0000000000000000000000000000000000000000000000000000000000000000",
-        "--discovery-timeout", "5m0s", "--karmada-agent-image", "img", "--karmada-agent-replicas", "2",
-        "--cert-expiration-seconds", "3600", "--dry-run", "--proxy-server-address", "http://p:8080",
+        "--discovery-timeout",
+        "5m0s",
+        "--karmada-agent-image",
+        "img",
+        "--karmada-agent-replicas",
+        "2",
+        "--cert-expiration-seconds",
+        "3600",
+        "--dry-run",
+        "--proxy-server-address",
+        "http://p:8080",
     ]);
     assert_parses(&[
-        "register", "10.0.0.1:5443", "--token", "abcdef.0123456789abcdef",
+        "register",
+        "10.0.0.1:5443",
+        "--token",
+        "abcdef.0123456789abcdef",
         "--discovery-token-unsafe-skip-ca-verification",
     ]);
     assert_parses(&[
-        "unregister", "member1", "--cluster-kubeconfig", "/m", "--cluster-context", "c", "--karmada-config", "/k",
-        "--karmada-context", "c", "-n", "karmada-system", "--agent-name", "karmada-agent",
-        "--cluster-namespace", "karmada-cluster", "--wait", "1m0s", "--dry-run",
+        "unregister",
+        "member1",
+        "--cluster-kubeconfig",
+        "/m",
+        "--cluster-context",
+        "c",
+        "--karmada-config",
+        "/k",
+        "--karmada-context",
+        "c",
+        "-n",
+        "karmada-system",
+        "--agent-name",
+        "karmada-agent",
+        "--cluster-namespace",
+        "karmada-cluster",
+        "--wait",
+        "1m0s",
+        "--dry-run",
     ]);
     assert_parses(&["cordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
     assert_parses(&["uncordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
-    assert_parses(&["taint", "clusters", "member1", "dedicated=special-user:NoSchedule", "bar-", "--overwrite", "--dry-run"]);
     assert_parses(&[
-        "get", "deploy", "nginx", "-s", "all", "-C", "member1,member2", "-l", "app=nginx", "--ignore-not-found",
-        "-w", "--output-watch-events", "-n", "default", "-o", "wide", "--show-labels", "--show-kind",
-        "--show-managed-fields", "--sort-by", ".metadata.name", "-L", "app,tier", "--no-headers",
-        "--template", "{{.metadata.name}}", "--allow-missing-template-keys=false", "--kubeconfig", "/k",
-        "--karmada-context", "c",
+        "taint",
+        "clusters",
+        "member1",
+        "dedicated=special-user:NoSchedule",
+        "bar-",
+        "--overwrite",
+        "--dry-run",
+    ]);
+    assert_parses(&[
+        "get",
+        "deploy",
+        "nginx",
+        "-s",
+        "all",
+        "-C",
+        "member1,member2",
+        "-l",
+        "app=nginx",
+        "--ignore-not-found",
+        "-w",
+        "--output-watch-events",
+        "-n",
+        "default",
+        "-o",
+        "wide",
+        "--show-labels",
+        "--show-kind",
+        "--show-managed-fields",
+        "--sort-by",
+        ".metadata.name",
+        "-L",
+        "app,tier",
+        "--no-headers",
+        "--template",
+        "{{.metadata.name}}",
+        "--allow-missing-template-keys=false",
+        "--kubeconfig",
+        "/k",
+        "--karmada-context",
+        "c",
     ]);
     assert_parses(&["get", "pods", "-A", "--watch-only"]);
     assert_parses(&[
-        "promote", "deployment", "nginx", "-n", "default", "-C", "member1", "--cluster-kubeconfig", "/m",
-        "--cluster-context", "c", "-d", "--auto-create-policy=false", "--policy-name", "p", "-o", "yaml",
-        "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c",
+        "promote",
+        "deployment",
+        "nginx",
+        "-n",
+        "default",
+        "-C",
+        "member1",
+        "--cluster-kubeconfig",
+        "/m",
+        "--cluster-context",
+        "c",
+        "-d",
+        "--auto-create-policy=false",
+        "--policy-name",
+        "p",
+        "-o",
+        "yaml",
+        "--dry-run",
+        "--kubeconfig",
+        "/k",
+        "--karmada-context",
+        "c",
     ]);
 }
 
@@ -158,8 +387,14 @@ fn every_upstream_flag_of_the_other_commands_parses() {
 fn flags_before_the_subcommand_are_accepted_as_upstream() {
     // The upstream e2e harness puts these before the subcommand name.
     assert_parses(&[
-        "--kubeconfig=/k", "--karmada-context=karmada-apiserver", "--namespace=ns", "promote", "deployment", "x",
-        "-C", "member1",
+        "--kubeconfig=/k",
+        "--karmada-context=karmada-apiserver",
+        "--namespace=ns",
+        "promote",
+        "deployment",
+        "x",
+        "-C",
+        "member1",
     ]);
     assert_parses(&["--kubeconfig", "/k", "token", "--karmada-context", "c", "list"]);
     let out = karmadactl_run(&["--kubeconfig=/k", "--v=4", "version"]);
@@ -191,8 +426,27 @@ fn bad_invocations_give_a_sentence_and_a_hint_and_exit_1() {
         ("register_no_token", &["register", "10.0.0.1:5443"]),
         ("register_no_endpoint", &["register", "--token", "abcdef.0123456789abcdef"]),
         ("register_no_pin", &["register", "10.0.0.1:5443", "--token", "abcdef.0123456789abcdef"]),
-        ("register_bad_token", &["register", "10.0.0.1:5443", "--token", "ABCDEF.0123456789abcdef", "--discovery-token-unsafe-skip-ca-verification"]),
-        ("register_bad_pin", &["register", "10.0.0.1:5443", "--token", "abcdef.0123456789abcdef", "--discovery-token-ca-cert-hash", "md5:abc"]),
+        (
+            "register_bad_token",
+            &[
+                "register",
+                "10.0.0.1:5443",
+                "--token",
+                "ABCDEF.0123456789abcdef",
+                "--discovery-token-unsafe-skip-ca-verification",
+            ],
+        ),
+        (
+            "register_bad_pin",
+            &[
+                "register",
+                "10.0.0.1:5443",
+                "--token",
+                "abcdef.0123456789abcdef",
+                "--discovery-token-ca-cert-hash",
+                "md5:abc",
+            ],
+        ),
         ("token_create_bad_ttl", &["token", "create", "--ttl", "a day"]),
         ("token_create_bad_group", &["token", "create", "--groups", "system:masters"]),
         ("token_create_bad_usage", &["token", "create", "--usages", "signing,everything"]),
@@ -242,7 +496,8 @@ fn kubeconfig_problems_are_reported_before_anything_else() {
     // A malformed file names the file and does not echo its content.
     let env = common::KubeEnv::new();
     let bad = env.home.path().join("bad.yaml");
-    std::fs::write(&bad, "apiVersion: v1\nclusters: [ {name: x, cluster: {server: 'https://h', token: s3cr3t-value\n").unwrap();
+    std::fs::write(&bad, "apiVersion: v1\nclusters: [ {name: x, cluster: {server: 'https://h', token: s3cr3t-value\n")
+        .unwrap();
     let out = env.run(&["get", "pods", "--kubeconfig", bad.to_str().unwrap()]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("bad.yaml"), "{}", out.stderr);
@@ -265,7 +520,11 @@ fn home_of(out: &common::Run) -> String {
     out.stderr
         .split_whitespace()
         .find(|w| w.contains("/.kube/config"))
-        .map(|w| w.trim_matches(|c| c == '"' || c == ',' || c == '(' || c == ')' || c == '.').trim_end_matches("/.kube/config").to_string())
+        .map(|w| {
+            w.trim_matches(|c| c == '"' || c == ',' || c == '(' || c == ')' || c == '.')
+                .trim_end_matches("/.kube/config")
+                .to_string()
+        })
         .unwrap_or_default()
 }
 
@@ -287,7 +546,14 @@ fn version_prints_build_facts_in_every_format() {
     assert_eq!(out.code, 0);
     let line = out.stdout.trim_end();
     assert_eq!(out.stdout.lines().count(), 1);
-    for field in ["GitVersion:\"v", "GitCommit:\"", "BuildDate:\"", "RustVersion:\"rustc ", "Platform:\"linux/", "KubernetesAPIVersion:\"v1.33"] {
+    for field in [
+        "GitVersion:\"v",
+        "GitCommit:\"",
+        "BuildDate:\"",
+        "RustVersion:\"rustc ",
+        "Platform:\"linux/",
+        "KubernetesAPIVersion:\"v1.33",
+    ] {
         assert!(line.contains(field), "missing {field} in {line}");
     }
     let json = karmadactl_run(&["version", "-o", "json"]);

@@ -17,8 +17,7 @@ use std::thread;
 
 use jiff::{SignedDuration, Timestamp};
 use karmadactl::output::{
-    List, OutputFormat, Table, TableOptions, age, labels_cell, object_name, resource_name, to_json,
-    to_yaml,
+    List, OutputFormat, Table, TableOptions, age, labels_cell, object_name, resource_name, to_json, to_yaml,
 };
 use serde_json::{Value, json};
 
@@ -75,11 +74,7 @@ impl Kubectl {
     /// stdout of a command that must succeed.
     fn stdout(&self, args: &[&str]) -> String {
         let out = self.command(args).output().expect("kubectl runs");
-        assert!(
-            out.status.success(),
-            "kubectl {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "kubectl {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).expect("kubectl prints UTF-8")
     }
 
@@ -121,12 +116,7 @@ const CONTEXTS: &[(&str, &str, &str, &str)] = &[
     ("a", "c1", "u", ""),
     ("bb", "a-very-long-cluster-name-indeed", "u", "ns"),
     ("ccc", "", "", ""),
-    (
-        "karmada-apiserver-with-a-long-context-name",
-        "karmada-apiserver",
-        "karmada-admin",
-        "kube-system",
-    ),
+    ("karmada-apiserver-with-a-long-context-name", "karmada-apiserver", "karmada-admin", "kube-system"),
     ("中文名", "x", "", "n"),
 ];
 const CURRENT_CONTEXT: &str = "a";
@@ -172,8 +162,7 @@ fn table_matches_kubectl_config_get_contexts() {
     let theirs = kubectl.stdout(&["config", "get-contexts", "--kubeconfig", config]);
     assert_same(&contexts_table(None).render(TableOptions::default()), &theirs, "get-contexts");
 
-    let theirs =
-        kubectl.stdout(&["config", "get-contexts", "--kubeconfig", config, "--no-headers"]);
+    let theirs = kubectl.stdout(&["config", "get-contexts", "--kubeconfig", config, "--no-headers"]);
     let options = TableOptions { no_headers: true, ..TableOptions::default() };
     assert_same(&contexts_table(None).render(options), &theirs, "get-contexts --no-headers");
 
@@ -190,25 +179,10 @@ fn table_matches_kubectl_config_get_contexts() {
 #[test]
 fn name_matches_kubectl_create_dry_run() {
     let kubectl = Kubectl::new();
-    let theirs = kubectl.stdout(&[
-        "create",
-        "configmap",
-        "demo",
-        "--from-literal=a=b",
-        "--dry-run=client",
-        "-o",
-        "name",
-    ]);
+    let theirs =
+        kubectl.stdout(&["create", "configmap", "demo", "--from-literal=a=b", "--dry-run=client", "-o", "name"]);
     assert_same(&format!("{}\n", resource_name("ConfigMap", "", "demo")), &theirs, "configmap");
-    let theirs = kubectl.stdout(&[
-        "create",
-        "deployment",
-        "nginx",
-        "--image=nginx",
-        "--dry-run=client",
-        "-o",
-        "name",
-    ]);
+    let theirs = kubectl.stdout(&["create", "deployment", "nginx", "--image=nginx", "--dry-run=client", "-o", "name"]);
     assert_same(&format!("{}\n", resource_name("Deployment", "apps", "nginx")), &theirs, "deploy");
 }
 
@@ -230,8 +204,7 @@ fn json_of_a_typed_object_matches_kubectl_create_dry_run() {
         data: BTreeMap<&'static str, &'static str>,
     }
     let data = BTreeMap::from([("a", "b"), ("html", "<a&b>"), ("n", "123"), ("empty", "")]);
-    let literals: Vec<String> =
-        data.iter().map(|(k, v)| format!("--from-literal={k}={v}")).collect();
+    let literals: Vec<String> = data.iter().map(|(k, v)| format!("--from-literal={k}={v}")).collect();
     let mut args = vec!["create", "configmap", "demo", "--dry-run=client", "-o", "json"];
     args.extend(literals.iter().map(String::as_str));
 
@@ -352,17 +325,11 @@ fn route(path: &str, accept: &str, objects: &Objects) -> (&'static str, Value) {
             json!({"kind": "ConfigMapList", "apiVersion": "v1", "metadata": {"resourceVersion": "7"},
                    "items": objects.configmaps}),
         ),
-        "/api/v1/namespaces/default/services" if accept.contains("as=Table") => {
-            (OK, objects.services.clone())
-        }
+        "/api/v1/namespaces/default/services" if accept.contains("as=Table") => (OK, objects.services.clone()),
         _ => {
             let name = path.strip_prefix("/api/v1/namespaces/default/configmaps/");
             let found = name.and_then(|name| {
-                objects
-                    .configmaps
-                    .iter()
-                    .chain(&objects.extra)
-                    .find(|o| o["metadata"]["name"] == name)
+                objects.configmaps.iter().chain(&objects.extra).find(|o| o["metadata"]["name"] == name)
             });
             match found {
                 Some(object) => (OK, object.clone()),
@@ -400,12 +367,7 @@ fn config_maps(now: Timestamp) -> Vec<Value> {
         json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data})
     };
     vec![
-        cm(
-            "a",
-            Some(ago(3 * HOUR + 20 * MIN + 30)),
-            json!({"zz": "1", "app": "x"}),
-            json!({"k": "v"}),
-        ),
+        cm("a", Some(ago(3 * HOUR + 20 * MIN + 30)), json!({"zz": "1", "app": "x"}), json!({"k": "v"})),
         cm(
             "a-much-longer-name",
             Some(ago(150)),
@@ -463,11 +425,7 @@ fn services_table(now: Timestamp) -> Value {
 }
 
 fn start_server(now: Timestamp) -> FakeServer {
-    FakeServer::start(Objects {
-        configmaps: config_maps(now),
-        extra: vec![exotic(now)],
-        services: services_table(now),
-    })
+    FakeServer::start(Objects { configmaps: config_maps(now), extra: vec![exotic(now)], services: services_table(now) })
 }
 
 fn labels_of(object: &Value) -> Vec<(&str, &str)> {
@@ -525,10 +483,7 @@ fn names_match_kubectl_get() {
     let now = Timestamp::now();
     let server = start_server(now);
     let theirs = Kubectl::new().get(&server, &["configmaps", "-o", "name"]);
-    let ours: String = config_maps(now)
-        .iter()
-        .map(|o| format!("{}\n", object_name(o).expect("has a kind")))
-        .collect();
+    let ours: String = config_maps(now).iter().map(|o| format!("{}\n", object_name(o).expect("has a kind"))).collect();
     assert_same(&ours, &theirs, "get -o name");
 }
 
@@ -555,12 +510,10 @@ fn age_and_labels_columns_match_kubectl_get() {
         }
         table
     };
-    let candidates: Vec<Timestamp> = (0..=after.duration_since(before).as_secs() + 1)
-        .map(|s| before + SignedDuration::from_secs(s))
-        .collect();
-    let matches = |theirs: &str, render: &dyn Fn(Timestamp) -> String| {
-        candidates.iter().any(|&at| render(at) == theirs)
-    };
+    let candidates: Vec<Timestamp> =
+        (0..=after.duration_since(before).as_secs() + 1).map(|s| before + SignedDuration::from_secs(s)).collect();
+    let matches =
+        |theirs: &str, render: &dyn Fn(Timestamp) -> String| candidates.iter().any(|&at| render(at) == theirs);
     let default_options = TableOptions::default();
     assert!(
         matches(&plain, &|at| table_at(at).render(default_options)),
@@ -613,11 +566,7 @@ fn server_side_table_columns_match_kubectl_get() {
     let rows = source["rows"].as_array().expect("rows");
     for row in rows {
         table.push_row(
-            row["cells"]
-                .as_array()
-                .expect("cells")
-                .iter()
-                .map(|c| c.as_str().expect("string cell").to_owned()),
+            row["cells"].as_array().expect("cells").iter().map(|c| c.as_str().expect("string cell").to_owned()),
         );
     }
 

@@ -177,8 +177,7 @@ mod tests {
                     .arg(Arg::new("args").num_args(0..)),
             )
             .subcommand(
-                Command::new("token")
-                    .subcommand(Command::new("create").arg(Arg::new("kubeconfig").long("kubeconfig"))),
+                Command::new("token").subcommand(Command::new("create").arg(Arg::new("kubeconfig").long("kubeconfig"))),
             )
     }
 
@@ -193,10 +192,7 @@ mod tests {
             norm(&["k", "--kubeconfig", "/k", "-n", "ns", "promote", "deploy", "x"]),
             ["k", "promote", "--kubeconfig", "/k", "-n", "ns", "deploy", "x"]
         );
-        assert_eq!(
-            norm(&["k", "--kubeconfig=/k", "token", "create"]),
-            ["k", "token", "create", "--kubeconfig=/k"]
-        );
+        assert_eq!(norm(&["k", "--kubeconfig=/k", "token", "create"]), ["k", "token", "create", "--kubeconfig=/k"]);
         assert_eq!(
             norm(&["k", "token", "--kubeconfig", "/k", "create"]),
             ["k", "token", "create", "--kubeconfig", "/k"]
@@ -214,10 +210,7 @@ mod tests {
 
     #[test]
     fn arguments_after_double_dash_are_untouched() {
-        assert_eq!(
-            norm(&["k", "promote", "--", "--dry-run=true"]),
-            ["k", "promote", "--", "--dry-run=true"]
-        );
+        assert_eq!(norm(&["k", "promote", "--", "--dry-run=true"]), ["k", "promote", "--", "--dry-run=true"]);
     }
 
     #[test]

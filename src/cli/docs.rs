@@ -37,7 +37,13 @@ fn page(cmd: &Command, path: &[&str]) -> String {
         out.push_str("## Commands\n\n| command | what it does |\n|---|---|\n");
         for s in subs {
             let about = s.get_about().map(|a| a.to_string()).unwrap_or_default();
-            out.push_str(&format!("| [`{}`]({}_{}.md) | {} |\n", s.get_name(), path.join("_"), s.get_name(), cell(&about)));
+            out.push_str(&format!(
+                "| [`{}`]({}_{}.md) | {} |\n",
+                s.get_name(),
+                path.join("_"),
+                s.get_name(),
+                cell(&about)
+            ));
         }
         out.push('\n');
     }
@@ -46,16 +52,18 @@ fn page(cmd: &Command, path: &[&str]) -> String {
     if !positionals.is_empty() {
         out.push_str("## Arguments\n\n| argument | meaning |\n|---|---|\n");
         for a in positionals {
-            let name = a.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()).unwrap_or_else(|| a.get_id().to_string());
+            let name = a
+                .get_value_names()
+                .and_then(|v| v.first())
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| a.get_id().to_string());
             out.push_str(&format!("| `{name}` | {} |\n", cell(&help(a))));
         }
         out.push('\n');
     }
 
-    let flags: Vec<&Arg> = cmd
-        .get_arguments()
-        .filter(|a| !a.is_positional() && !a.is_hide_set() && a.get_id() != "help")
-        .collect();
+    let flags: Vec<&Arg> =
+        cmd.get_arguments().filter(|a| !a.is_positional() && !a.is_hide_set() && a.get_id() != "help").collect();
     if !flags.is_empty() {
         out.push_str("## Flags\n\n| flag | default | meaning |\n|---|---|---|\n");
         for a in flags {

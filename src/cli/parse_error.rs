@@ -16,7 +16,8 @@ pub fn report(err: clap::Error, path: &[String], flavour: Flavour) -> i32 {
         }
         _ => {}
     }
-    let path = std::iter::once(flavour.parent_command().to_string()).chain(path.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let path =
+        std::iter::once(flavour.parent_command().to_string()).chain(path.iter().cloned()).collect::<Vec<_>>().join(" ");
     let (message, hint) = match err.kind() {
         ErrorKind::UnknownArgument => {
             let arg = context_string(&err, ContextKind::InvalidArg).unwrap_or_default();

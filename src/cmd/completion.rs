@@ -9,7 +9,9 @@ use crate::error::UsageError;
 
 /// Output shell completion code for the specified shell (bash, zsh, fish, or powershell).
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Load the karmadactl completion code for bash into the current shell\n  source <(karmadactl completion bash)\n\n  # Write bash completion code to a file and source it from .bash_profile\n  karmadactl completion bash > ~/.kube/karmadactl_completion.bash.inc\n  printf \"\\n# karmadactl shell completion\\nsource '$HOME/.kube/karmadactl_completion.bash.inc'\\n\" >> $HOME/.bash_profile\n  source $HOME/.bash_profile\n\n  # Load the karmadactl completion code for zsh into the current shell\n  source <(karmadactl completion zsh)\n\n  # Load the karmadactl completion code for fish into the current shell\n  karmadactl completion fish | source")]
+#[command(
+    after_help = "Examples:\n  # Load the karmadactl completion code for bash into the current shell\n  source <(karmadactl completion bash)\n\n  # Write bash completion code to a file and source it from .bash_profile\n  karmadactl completion bash > ~/.kube/karmadactl_completion.bash.inc\n  printf \"\\n# karmadactl shell completion\\nsource '$HOME/.kube/karmadactl_completion.bash.inc'\\n\" >> $HOME/.bash_profile\n  source $HOME/.bash_profile\n\n  # Load the karmadactl completion code for zsh into the current shell\n  source <(karmadactl completion zsh)\n\n  # Load the karmadactl completion code for fish into the current shell\n  karmadactl completion fish | source"
+)]
 pub struct CompletionArgs {
     /// bash, zsh, fish or powershell.
     #[arg(value_name = "SHELL")]
@@ -33,7 +35,11 @@ pub fn script(shell: Shell, flavour: Flavour) -> String {
 
 pub fn run(args: CompletionArgs, ctx: &Context) -> anyhow::Result<()> {
     let name = match args.shell.as_slice() {
-        [] => return Err(UsageError::with_hint("Shell not specified.", "name one of: bash, zsh, fish, powershell.").into()),
+        [] => {
+            return Err(
+                UsageError::with_hint("Shell not specified.", "name one of: bash, zsh, fish, powershell.").into()
+            );
+        }
         [one] => one,
         _ => {
             return Err(UsageError::with_hint(

@@ -34,7 +34,11 @@ fn one_cluster(names: &[String]) -> anyhow::Result<&str> {
     match names {
         [] => Err(UsageError::with_hint("cluster name is required", "name the cluster to act on.").into()),
         [name] => Ok(name),
-        _ => Err(UsageError::with_hint("more than one cluster name is not supported", "run the command once per cluster.").into()),
+        _ => Err(UsageError::with_hint(
+            "more than one cluster name is not supported",
+            "run the command once per cluster.",
+        )
+        .into()),
     }
 }
 

@@ -7,7 +7,9 @@ use crate::cli::Context;
 
 /// Remove the Karmada control plane from the Kubernetes cluster.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Remove Karmada from the Kubernetes cluster.\n  karmadactl deinit\n\n  # Remove Karmada from the Kubernetes cluster without asking for confirmation.\n  karmadactl deinit --force")]
+#[command(
+    after_help = "Examples:\n  # Remove Karmada from the Kubernetes cluster.\n  karmadactl deinit\n\n  # Remove Karmada from the Kubernetes cluster without asking for confirmation.\n  karmadactl deinit --force"
+)]
 pub struct DeinitArgs {
     /// Namespace of the Karmada control plane components in the host cluster.
     #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]

@@ -8,7 +8,9 @@ use crate::error::UsageError;
 
 /// Register a cluster to Karmada control plane with Push mode.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Join cluster into karmada control plane, if '--cluster-context' not specified, take the cluster name as the context\n  karmadactl join CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>")]
+#[command(
+    after_help = "Examples:\n  # Join cluster into karmada control plane, if '--cluster-context' not specified, take the cluster name as the context\n  karmadactl join CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>"
+)]
 pub struct JoinArgs {
     /// Name of the member cluster.
     #[arg(value_name = "CLUSTER_NAME")]
@@ -75,7 +77,8 @@ pub fn run(args: JoinArgs, ctx: &Context) -> anyhow::Result<()> {
         ctx.printer.warn("karmada-system is always reserved for Karmada control plane. We do not recommend using karmada-system to store secrets of member clusters. It may cause mistaken cleanup of resources.");
     }
     args.karmada.resolve()?;
-    let member_context = crate::kubeconfig::rules::join_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
+    let member_context =
+        crate::kubeconfig::rules::join_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
     super::connection::resolve(args.cluster_kubeconfig.as_deref(), &member_context)?;
     Err(super::not_built(ctx, "join"))
 }

@@ -22,12 +22,8 @@ pub fn run(_args: OptionsArgs, ctx: &Context) -> anyhow::Result<()> {
             Some(s) => format!("-{s}, --{long}"),
             None => format!("    --{long}"),
         };
-        let default = arg
-            .get_default_values()
-            .iter()
-            .map(|v| v.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(",");
+        let default =
+            arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect::<Vec<_>>().join(",");
         let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
         let default = if default.is_empty() { String::new() } else { format!(" (default {default})") };
         out.push_str(&format!("    {flag}:\n\t{help}{default}\n\n"));

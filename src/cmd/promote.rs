@@ -8,7 +8,9 @@ use crate::error::UsageError;
 
 /// Promote resources from legacy clusters to Karmada control plane.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Promote deployment(default/nginx) from cluster1 to Karmada\n  karmadactl promote deployment nginx -n default -C cluster1\n\n  # Promote deployment(default/nginx) with gvk apps/v1/Deployment from cluster1 to Karmada\n  karmadactl promote deployment.v1.apps nginx -n default -C cluster1\n\n  # Dumps the artifacts but does not deploy them to Karmada, same as 'dry run'\n  karmadactl promote deployment nginx -n default -C cluster1 -o yaml|json\n\n  # Promote secret(default/default-token) from cluster1 to Karmada\n  karmadactl promote secret default-token -n default -C cluster1\n\n  # Support to use '--dry-run' to print resource and policy that need to be deployed\n  karmadactl promote deployment nginx -n default -C cluster1 --dry-run\n\n  # Promote deployment(default/nginx) with dependencies from cluster1 to Karmada\n  karmadactl promote deployment nginx -n default -C cluster1 -d")]
+#[command(
+    after_help = "Examples:\n  # Promote deployment(default/nginx) from cluster1 to Karmada\n  karmadactl promote deployment nginx -n default -C cluster1\n\n  # Promote deployment(default/nginx) with gvk apps/v1/Deployment from cluster1 to Karmada\n  karmadactl promote deployment.v1.apps nginx -n default -C cluster1\n\n  # Dumps the artifacts but does not deploy them to Karmada, same as 'dry run'\n  karmadactl promote deployment nginx -n default -C cluster1 -o yaml|json\n\n  # Promote secret(default/default-token) from cluster1 to Karmada\n  karmadactl promote secret default-token -n default -C cluster1\n\n  # Support to use '--dry-run' to print resource and policy that need to be deployed\n  karmadactl promote deployment nginx -n default -C cluster1 --dry-run\n\n  # Promote deployment(default/nginx) with dependencies from cluster1 to Karmada\n  karmadactl promote deployment nginx -n default -C cluster1 -d"
+)]
 pub struct PromoteArgs {
     /// RESOURCE_TYPE RESOURCE_NAME
     #[arg(value_name = "ARGS")]
@@ -64,14 +66,19 @@ pub fn run(args: PromoteArgs, ctx: &Context) -> anyhow::Result<()> {
         .into());
     }
     if args.cluster.as_deref().unwrap_or_default().is_empty() {
-        return Err(UsageError::with_hint("the cluster cannot be empty", "name the member cluster with -C <cluster>.").into());
+        return Err(
+            UsageError::with_hint("the cluster cannot be empty", "name the member cluster with -C <cluster>.").into()
+        );
     }
     if let Some(o) = &args.output {
         crate::output::OutputFormat::parse_json_or_yaml(o)?;
     }
     args.karmada.resolve()?;
     if let (Some(path), Some(cluster)) = (args.cluster_kubeconfig.as_deref(), args.cluster.as_deref()) {
-        let choice = crate::kubeconfig::rules::promote_cluster_context(args.cluster_context.as_deref().unwrap_or_default(), cluster);
+        let choice = crate::kubeconfig::rules::promote_cluster_context(
+            args.cluster_context.as_deref().unwrap_or_default(),
+            cluster,
+        );
         super::connection::resolve(Some(path), &choice)?;
     }
     Err(super::not_built(ctx, "promote"))

@@ -8,7 +8,9 @@ use crate::error::UsageError;
 
 /// Register a cluster to Karmada control plane with Pull mode.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Register cluster into karmada control plane with Pull mode.\n  # If '--cluster-name' isn't specified, the cluster of current-context will be used by default.\n  karmadactl register [karmada-apiserver-endpoint] --cluster-name=<CLUSTER_NAME> --token=<TOKEN>  --discovery-token-ca-cert-hash=<CA-CERT-HASH>\n\n  # UnsafeSkipCAVerification allows token-based discovery without CA verification via CACertHashes. This can weaken\n  # the security of register command since other clusters can impersonate the control-plane.\n  karmadactl register [karmada-apiserver-endpoint] --token=<TOKEN>  --discovery-token-unsafe-skip-ca-verification=true")]
+#[command(
+    after_help = "Examples:\n  # Register cluster into karmada control plane with Pull mode.\n  # If '--cluster-name' isn't specified, the cluster of current-context will be used by default.\n  karmadactl register [karmada-apiserver-endpoint] --cluster-name=<CLUSTER_NAME> --token=<TOKEN>  --discovery-token-ca-cert-hash=<CA-CERT-HASH>\n\n  # UnsafeSkipCAVerification allows token-based discovery without CA verification via CACertHashes. This can weaken\n  # the security of register command since other clusters can impersonate the control-plane.\n  karmadactl register [karmada-apiserver-endpoint] --token=<TOKEN>  --discovery-token-unsafe-skip-ca-verification=true"
+)]
 pub struct RegisterArgs {
     /// The Karmada API server endpoint, host:port.
     #[arg(value_name = "KARMADA_APISERVER_ENDPOINT")]
@@ -77,7 +79,10 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
     if args.endpoint.len() != 1 {
         return Err(UsageError::with_hint(
             format!("accepts 1 arg(s), received {}", args.endpoint.len()),
-            format!("run '{} register <host:port> --token <token> --discovery-token-ca-cert-hash sha256:<hex>'.", ctx.parent()),
+            format!(
+                "run '{} register <host:port> --token <token> --discovery-token-ca-cert-hash sha256:<hex>'.",
+                ctx.parent()
+            ),
         )
         .into());
     }

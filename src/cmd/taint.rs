@@ -7,7 +7,9 @@ use crate::cli::Context;
 
 /// Update the taints on one or more clusters.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Update cluster 'foo' with a taint with key 'dedicated' and value 'special-user' and effect 'NoSchedule'\n  # If a taint with that key and effect already exists, its value is replaced as specified\n  karmadactl taint clusters foo dedicated=special-user:NoSchedule\n\n  # Remove from cluster 'foo' the taint with key 'dedicated' and effect 'NoSchedule' if one exists\n  karmadactl taint clusters foo dedicated:NoSchedule-\n\n  # Remove from cluster 'foo' all the taints with key 'dedicated'\n  karmadactl taint clusters foo dedicated-\n\n  # Add to cluster 'foo' a taint with key 'bar' and no value\n  karmadactl taint clusters foo bar:NoSchedule")]
+#[command(
+    after_help = "Examples:\n  # Update cluster 'foo' with a taint with key 'dedicated' and value 'special-user' and effect 'NoSchedule'\n  # If a taint with that key and effect already exists, its value is replaced as specified\n  karmadactl taint clusters foo dedicated=special-user:NoSchedule\n\n  # Remove from cluster 'foo' the taint with key 'dedicated' and effect 'NoSchedule' if one exists\n  karmadactl taint clusters foo dedicated:NoSchedule-\n\n  # Remove from cluster 'foo' all the taints with key 'dedicated'\n  karmadactl taint clusters foo dedicated-\n\n  # Add to cluster 'foo' a taint with key 'bar' and no value\n  karmadactl taint clusters foo bar:NoSchedule"
+)]
 pub struct TaintArgs {
     /// `clusters NAME... KEY=VALUE:EFFECT... [KEY:EFFECT-|KEY-]...`
     #[arg(value_name = "ARGS")]

@@ -92,7 +92,11 @@ pub fn run(args: TokenArgs, ctx: &Context) -> anyhow::Result<()> {
             if a.tokens.is_empty() {
                 return Err(UsageError::with_hint(
                     "missing token: 'token delete' needs a token ID or a full token",
-                    format!("run '{} token list' to see the tokens, then '{} token delete <id>'.", ctx.parent(), ctx.parent()),
+                    format!(
+                        "run '{} token list' to see the tokens, then '{} token delete <id>'.",
+                        ctx.parent(),
+                        ctx.parent()
+                    ),
                 )
                 .into());
             }

@@ -8,7 +8,9 @@ use crate::error::UsageError;
 
 /// Remove a cluster from Karmada control plane.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Unjoin cluster from karmada control plane, but not to remove resources created by karmada in the unjoining cluster\n  karmadactl unjoin CLUSTER_NAME\n\n  # Unjoin cluster from karmada control plane and attempt to remove resources created by karmada in the unjoining cluster\n  karmadactl unjoin CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>")]
+#[command(
+    after_help = "Examples:\n  # Unjoin cluster from karmada control plane, but not to remove resources created by karmada in the unjoining cluster\n  karmadactl unjoin CLUSTER_NAME\n\n  # Unjoin cluster from karmada control plane and attempt to remove resources created by karmada in the unjoining cluster\n  karmadactl unjoin CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>"
+)]
 pub struct UnjoinArgs {
     /// Name of the member cluster.
     #[arg(value_name = "CLUSTER_NAME")]
@@ -47,7 +49,10 @@ pub fn run(args: UnjoinArgs, ctx: &Context) -> anyhow::Result<()> {
     positive_wait(&args.wait)?;
     args.karmada.resolve()?;
     if let Some(path) = args.cluster_kubeconfig.as_deref() {
-        let choice = crate::kubeconfig::rules::unjoin_cluster_context(args.cluster_context.as_deref().unwrap_or_default(), &name);
+        let choice = crate::kubeconfig::rules::unjoin_cluster_context(
+            args.cluster_context.as_deref().unwrap_or_default(),
+            &name,
+        );
         super::connection::resolve(Some(path), &choice)?;
     }
     Err(super::not_built(ctx, "unjoin"))

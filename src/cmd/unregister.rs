@@ -8,7 +8,9 @@ use crate::error::UsageError;
 
 /// Remove a cluster registered in Pull mode from Karmada control plane.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Unregister cluster from karmada control plane\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>\n\n  # Unregister cluster from karmada control plane with timeout\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG> --wait 2m")]
+#[command(
+    after_help = "Examples:\n  # Unregister cluster from karmada control plane\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG>\n\n  # Unregister cluster from karmada control plane with timeout\n  karmadactl unregister CLUSTER_NAME --cluster-kubeconfig=<CLUSTER_KUBECONFIG> --wait 2m"
+)]
 pub struct UnregisterArgs {
     /// Name of the member cluster.
     #[arg(value_name = "CLUSTER_NAME")]
@@ -72,7 +74,8 @@ pub fn run(args: UnregisterArgs, ctx: &Context) -> anyhow::Result<()> {
         .into());
     }
     super::unjoin::positive_wait(&args.wait)?;
-    let choice = crate::kubeconfig::rules::unregister_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
+    let choice =
+        crate::kubeconfig::rules::unregister_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
     super::connection::resolve(args.cluster_kubeconfig.as_deref(), &choice)?;
     if let Some(path) = args.karmada_config.as_deref() {
         let choice = crate::kubeconfig::rules::factory_context(args.karmada_context.as_deref().unwrap_or_default());

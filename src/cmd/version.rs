@@ -10,7 +10,9 @@ use crate::output::OutputFormat;
 
 /// Print the version information.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Print karmadactl command version\n  karmadactl version\n\n  # Print the version as JSON\n  karmadactl version -o json")]
+#[command(
+    after_help = "Examples:\n  # Print karmadactl command version\n  karmadactl version\n\n  # Print the version as JSON\n  karmadactl version -o json"
+)]
 pub struct VersionArgs {
     /// One of 'yaml' or 'json'.
     #[arg(short = 'o', long, value_name = "FORMAT")]

@@ -51,8 +51,7 @@ impl OutputFormat {
             return Ok(OutputFormat::Table);
         }
         allowed.iter().copied().find(|f| f.as_str() == value).ok_or_else(|| {
-            let mut names: Vec<&'static str> =
-                allowed.iter().map(|f| f.as_str()).filter(|n| !n.is_empty()).collect();
+            let mut names: Vec<&'static str> = allowed.iter().map(|f| f.as_str()).filter(|n| !n.is_empty()).collect();
             names.sort_unstable();
             names.dedup();
             OutputFormatError::Unsupported { format: value.to_owned(), allowed: names }

@@ -24,10 +24,7 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, OutputError> 
 }
 
 /// Go-compatible JSON with another indent (e.g. two spaces, as some upstream commands use).
-pub fn to_json_with_indent<T: Serialize + ?Sized>(
-    value: &T,
-    indent: &str,
-) -> Result<String, OutputError> {
+pub fn to_json_with_indent<T: Serialize + ?Sized>(value: &T, indent: &str) -> Result<String, OutputError> {
     let mut out = Vec::new();
     let formatter = GoFormatter { pretty: PrettyFormatter::with_indent(indent.as_bytes()) };
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
@@ -43,11 +40,7 @@ struct GoFormatter<'a> {
 }
 
 impl Formatter for GoFormatter<'_> {
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
+    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             let escape = match c {
@@ -81,11 +74,7 @@ impl Formatter for GoFormatter<'_> {
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.pretty.end_array(w)
     }
-    fn begin_array_value<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
         self.pretty.begin_array_value(w, first)
     }
     fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -97,11 +86,7 @@ impl Formatter for GoFormatter<'_> {
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.pretty.end_object(w)
     }
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
         self.pretty.begin_object_key(w, first)
     }
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {

@@ -42,10 +42,7 @@ pub enum OutputError {
 }
 
 /// JSON or YAML of a value (an object, or a [`List`] of objects) for `-o json|yaml`.
-pub fn to_format<T: Serialize + ?Sized>(
-    format: OutputFormat,
-    value: &T,
-) -> Result<String, OutputError> {
+pub fn to_format<T: Serialize + ?Sized>(format: OutputFormat, value: &T) -> Result<String, OutputError> {
     match format {
         OutputFormat::Json => to_json(value),
         OutputFormat::Yaml => to_yaml(value),
@@ -65,10 +62,7 @@ mod tests {
         assert_eq!(to_format(OutputFormat::Json, &v).expect("json"), to_json(&v).expect("json"));
         assert_eq!(to_format(OutputFormat::Yaml, &v).expect("yaml"), "a:\n- true\nb: 1\n");
         let err = to_format(OutputFormat::Name, &v).expect_err("name is not a data format");
-        assert_eq!(
-            err.to_string(),
-            "output format \"name\" does not print data; choose json or yaml"
-        );
+        assert_eq!(err.to_string(), "output format \"name\" does not print data; choose json or yaml");
     }
 
     #[test]

@@ -59,8 +59,7 @@ mod tests {
 
     #[test]
     fn object_name_reads_the_object() {
-        let obj =
-            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}});
+        let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}});
         assert_eq!(object_name(&obj).expect("has a kind"), "deployment.apps/web");
         let err = object_name(&json!({"metadata": {"name": "x"}})).expect_err("no kind");
         assert_eq!(err.to_string(), "missing kind for resource with name x");

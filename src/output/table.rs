@@ -96,13 +96,13 @@ impl Table {
     /// The table as kubectl prints it, every line ending in `\n`. Empty when there is nothing
     /// to print (no rows and no header).
     pub fn render(&self, options: TableOptions) -> String {
-        let visible: Vec<usize> = (0..self.headers.len())
-            .filter(|i| options.wide || !self.wide_columns.contains(i))
-            .collect();
+        let visible: Vec<usize> =
+            (0..self.headers.len()).filter(|i| options.wide || !self.wide_columns.contains(i)).collect();
         let header: Vec<String> = visible.iter().map(|&i| self.headers[i].to_uppercase()).collect();
-        let rows = self.rows.iter().map(|row| {
-            visible.iter().map(|&i| row.get(i).map_or("", String::as_str)).collect::<Vec<&str>>()
-        });
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| visible.iter().map(|&i| row.get(i).map_or("", String::as_str)).collect::<Vec<&str>>());
         let mut lines: Vec<Vec<&str>> = Vec::with_capacity(self.rows.len() + 1);
         if !options.no_headers {
             lines.push(header.iter().map(String::as_str).collect());
@@ -221,10 +221,7 @@ mod tests {
         let mut t = Table::new(["A", "B", "C"]);
         t.push_row(["1"]);
         t.push_row(["1", "2", "3", "4"]);
-        assert_eq!(
-            t.render(TableOptions::default()),
-            "A     B     C\n1           \n1     2     3\n"
-        );
+        assert_eq!(t.render(TableOptions::default()), "A     B     C\n1           \n1     2     3\n");
     }
 
     #[test]
@@ -238,10 +235,7 @@ mod tests {
             first.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
             second.iter().map(|(k, v)| (*k, *v)).collect(),
         ]);
-        assert_eq!(
-            t.render(TableOptions::default()),
-            "NAME   LABELS\na      app=x,zz=1\nb      <none>\n"
-        );
+        assert_eq!(t.render(TableOptions::default()), "NAME   LABELS\na      app=x,zz=1\nb      <none>\n");
         assert_eq!(
             t.render(TableOptions { wide: true, no_headers: false }),
             "NAME   IP        LABELS\na      1.1.1.1   app=x,zz=1\nb      2.2.2.2   <none>\n"

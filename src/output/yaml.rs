@@ -149,20 +149,16 @@ mod tests {
         // The order kubectl.1.32 printed for these ConfigMap data keys (captured with a fake
         // API server; see tests/output.rs for the live comparison).
         let kubectl_order = [
-            "_x", "1", "2", "10", "B", "Z", "a-", "a.b", "a/b", "a_b", "a~", "a1", "a2", "a10",
-            "aB", "b", "x0", "x00", "x01", "z9", "z09", "z10", "z010", "é",
+            "_x", "1", "2", "10", "B", "Z", "a-", "a.b", "a/b", "a_b", "a~", "a1", "a2", "a10", "aB", "b", "x0", "x00",
+            "x01", "z9", "z09", "z10", "z010", "é",
         ];
         let mut shuffled = kubectl_order.to_vec();
         shuffled.sort_unstable();
         shuffled.reverse();
-        let data: serde_json::Map<String, Value> =
-            shuffled.iter().map(|k| (k.to_string(), json!("v"))).collect();
+        let data: serde_json::Map<String, Value> = shuffled.iter().map(|k| (k.to_string(), json!("v"))).collect();
         let yaml = to_yaml(&json!({ "data": data })).expect("serializable");
-        let printed: Vec<&str> = yaml
-            .lines()
-            .skip(1)
-            .map(|l| l.trim_start().trim_end_matches(": v").trim_matches('"'))
-            .collect();
+        let printed: Vec<&str> =
+            yaml.lines().skip(1).map(|l| l.trim_start().trim_end_matches(": v").trim_matches('"')).collect();
         assert_eq!(printed, kubectl_order);
     }
 
@@ -199,8 +195,7 @@ mod tests {
     fn long_single_line_strings_stay_on_one_line() {
         let base64 = "TFMwdExTMUNSVWRKVGlCRFJWSlVTVVpKUTBGVVJTMHRMUzB0Q2sxSlNVTTFla05EUVdNclowRjNTVUpCWjBsQ1FVUkJUa0puYTNGb2EybEhPWGN3UWtGUmMwWkJSRUZX";
         let sentence = "word ".repeat(30);
-        let yaml = to_yaml(&json!({"caBundle": base64, "message": sentence.trim_end()}))
-            .expect("serializable");
+        let yaml = to_yaml(&json!({"caBundle": base64, "message": sentence.trim_end()})).expect("serializable");
         assert_eq!(yaml, format!("caBundle: {base64}\nmessage: {}\n", sentence.trim_end()));
     }
 

@@ -23,11 +23,7 @@ pub const COMPONENTS: &[Component] = &[
     Component { prefix: "etcd", title: "etcd", karmada_image: None },
     Component { prefix: "karmada-apiserver", title: "karmada-apiserver", karmada_image: None },
     Component { prefix: "karmada-scheduler", title: "karmada-scheduler", karmada_image: Some("karmada-scheduler") },
-    Component {
-        prefix: "karmada-kube-controller-manager",
-        title: "kube-controller-manager",
-        karmada_image: None,
-    },
+    Component { prefix: "karmada-kube-controller-manager", title: "kube-controller-manager", karmada_image: None },
     Component {
         prefix: "karmada-controller-manager",
         title: "karmada-controller-manager",
@@ -82,7 +78,14 @@ impl Args for ComponentFlags {
                 format!("{} image (default: derived from the Kubernetes image registry and tag).", c.title)
             };
             cmd = cmd
-                .arg(Arg::new(id(c.prefix, "image")).long(id(c.prefix, "image")).value_name("IMAGE").default_value(c.default_image()).hide_default_value(c.karmada_image.is_none()).help(image_help))
+                .arg(
+                    Arg::new(id(c.prefix, "image"))
+                        .long(id(c.prefix, "image"))
+                        .value_name("IMAGE")
+                        .default_value(c.default_image())
+                        .hide_default_value(c.karmada_image.is_none())
+                        .help(image_help),
+                )
                 .arg(
                     Arg::new(id(c.prefix, "replicas"))
                         .long(id(c.prefix, "replicas"))
@@ -104,7 +107,10 @@ impl Args for ComponentFlags {
                         .action(ArgAction::Append)
                         .value_delimiter(',')
                         .value_name("ARGS")
-                        .help(format!("Additional command line arguments for {}, e.g. --{}-extra-args=--v=4.", c.title, c.prefix)),
+                        .help(format!(
+                            "Additional command line arguments for {}, e.g. --{}-extra-args=--v=4.",
+                            c.title, c.prefix
+                        )),
                 );
         }
         cmd

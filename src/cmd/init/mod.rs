@@ -15,7 +15,9 @@ pub use components::{COMPONENTS, Component, ComponentFlags, ComponentSettings};
 
 /// Install the Karmada control plane in a Kubernetes cluster.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  # Install Karmada in Kubernetes cluster\n  # The karmada-apiserver binds the master node's IP by default\n  karmadactl init\n\n  # China mainland registry mirror can be specified by using kube-image-mirror-country\n  karmadactl init --kube-image-mirror-country=cn\n\n  # Kube registry can be specified by using kube-image-registry\n  karmadactl init --kube-image-registry=registry.cn-hangzhou.aliyuncs.com/google_containers\n\n  # Specify the URL to download CRD tarball\n  karmadactl init --crds https://github.com/karmada-io/karmada/releases/download/v1.19.0/crds.tar.gz\n\n  # Specify the local CRD tarball\n  karmadactl init --crds /root/crds.tar.gz\n\n  # Use PVC to persistent storage etcd data\n  karmadactl init --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Deploy highly available(HA) karmada\n  karmadactl init --karmada-apiserver-replicas 3 --etcd-replicas 3 --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Specify external IPs(load balancer or HA IP) which used to sign the certificate\n  karmadactl init --cert-external-ip 10.235.1.2 --cert-external-dns www.karmada.io")]
+#[command(
+    after_help = "Examples:\n  # Install Karmada in Kubernetes cluster\n  # The karmada-apiserver binds the master node's IP by default\n  karmadactl init\n\n  # China mainland registry mirror can be specified by using kube-image-mirror-country\n  karmadactl init --kube-image-mirror-country=cn\n\n  # Kube registry can be specified by using kube-image-registry\n  karmadactl init --kube-image-registry=registry.cn-hangzhou.aliyuncs.com/google_containers\n\n  # Specify the URL to download CRD tarball\n  karmadactl init --crds https://github.com/karmada-io/karmada/releases/download/v1.19.0/crds.tar.gz\n\n  # Specify the local CRD tarball\n  karmadactl init --crds /root/crds.tar.gz\n\n  # Use PVC to persistent storage etcd data\n  karmadactl init --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Deploy highly available(HA) karmada\n  karmadactl init --karmada-apiserver-replicas 3 --etcd-replicas 3 --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Specify external IPs(load balancer or HA IP) which used to sign the certificate\n  karmadactl init --cert-external-ip 10.235.1.2 --cert-external-dns www.karmada.io"
+)]
 pub struct InitArgs {
     /// Private image registry to pull images from; when set, all images come from it.
     #[arg(long, value_name = "REGISTRY")]
@@ -146,7 +148,9 @@ pub struct InitArgs {
 
 /// Upstream's validation (before anything touches a cluster), so bad input fails fast.
 fn validate(args: &InitArgs, parent: &str) -> anyhow::Result<()> {
-    let bad = |m: String| -> anyhow::Error { UsageError::with_hint(m, format!("run '{parent} init --help' for the accepted values.")).into() };
+    let bad = |m: String| -> anyhow::Error {
+        UsageError::with_hint(m, format!("run '{parent} init --help' for the accepted values.")).into()
+    };
     if let Some(addr) = &args.karmada_apiserver_advertise_address
         && addr.parse::<IpAddr>().is_err()
     {
@@ -180,7 +184,9 @@ fn validate(args: &InitArgs, parent: &str) -> anyhow::Result<()> {
                 return Err(bad("when etcd storage mode is hostPath, dataPath is not empty".into()));
             }
             if etcd_replicas != 1 {
-                return Err(bad("for data security,when etcd storage mode is hostPath,etcd-replicas can only be 1".into()));
+                return Err(bad(
+                    "for data security,when etcd storage mode is hostPath,etcd-replicas can only be 1".into()
+                ));
             }
         }
         "PVC" => {
