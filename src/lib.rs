@@ -6,6 +6,7 @@
 pub mod build_info;
 pub mod cli;
 pub mod cmd;
+pub mod controlplane;
 pub mod duration;
 pub mod error;
 pub mod kubeconfig;

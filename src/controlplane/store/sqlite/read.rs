@@ -1,0 +1,230 @@
+//! Read paths (get, list, watch history) on a small pool of read-only connections.
+//!
+//! Reads never go through the writer thread: in WAL mode a reader sees the last committed
+//! state without waiting for the writer. Each call runs on tokio's blocking pool with a
+//! connection taken from the pool, inside one read transaction so everything it returns comes
+//! from one snapshot.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use futures::future::BoxFuture;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
+
+use super::super::watch::{History, HistoryPage};
+use super::super::{Event, EventKind, KeyValue, ListOptions, ListPage, Revision, StoreError, prefix_end};
+use super::schema;
+
+/// Idle read connections, reopened on demand. Opening costs little next to a query, so the
+/// pool only saves churn; it is not a limit on concurrent readers.
+pub(super) struct Readers {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+    max_idle: usize,
+}
+
+impl Readers {
+    pub fn new(path: PathBuf, max_idle: usize) -> Self {
+        Readers { path, idle: Mutex::new(Vec::new()), max_idle }
+    }
+
+    fn take(&self) -> Result<Connection, StoreError> {
+        // A poisoned lock only means another reader panicked while holding it; the Vec of
+        // connections is still valid.
+        let idle = self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+        if let Some(conn) = idle {
+            return Ok(conn);
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&self.path, flags).map_err(StoreError::backend)?;
+        schema::init_reader(&conn)?;
+        Ok(conn)
+    }
+
+    fn give_back(&self, conn: Connection) {
+        let mut idle = self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if idle.len() < self.max_idle {
+            idle.push(conn);
+        }
+    }
+
+    /// Runs `f` in a read transaction on the blocking pool.
+    pub async fn run<T, F>(self: &Arc<Self>, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    {
+        let this = Arc::clone(self);
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut conn = this.take()?;
+            let result = {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred).map_err(StoreError::backend)?;
+                f(&tx)
+                // Dropping `tx` rolls the read transaction back, releasing the snapshot.
+            };
+            this.give_back(conn);
+            result
+        })
+        .await;
+        joined.unwrap_or_else(|e| Err(StoreError::backend(e)))
+    }
+}
+
+impl History for Readers {
+    fn history_page(
+        self: Arc<Self>,
+        prefix: String,
+        after: Revision,
+        bound: Revision,
+        limit: usize,
+    ) -> BoxFuture<'static, Result<HistoryPage, StoreError>> {
+        Box::pin(async move { self.run(move |tx| history(tx, &prefix, after, bound, limit)).await })
+    }
+}
+
+/// The live value of `key`.
+pub(super) fn get(tx: &Transaction<'_>, key: &str) -> Result<Option<KeyValue>, StoreError> {
+    let mut stmt = tx
+        .prepare_cached("SELECT value, create_revision, id, deleted FROM log WHERE key = ?1 ORDER BY id DESC LIMIT 1")
+        .map_err(StoreError::backend)?;
+    let row = stmt
+        .query_row([key], |row| {
+            Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?, row.get::<_, bool>(3)?))
+        })
+        .optional()
+        .map_err(StoreError::backend)?;
+    Ok(match row {
+        Some((value, create_revision, mod_revision, false)) => {
+            Some(KeyValue { key: key.to_string(), value: Bytes::from(value), create_revision, mod_revision })
+        }
+        _ => None,
+    })
+}
+
+/// The SQL of a list page: for each key in range its latest row at or below the snapshot,
+/// walked in key order through the `(key, id)` index so a page stops early.
+fn list_sql(after_exclusive: bool, bounded: bool, what: &str, tail: &str) -> String {
+    let lower = if after_exclusive { "l.key > ?1" } else { "l.key >= ?1" };
+    let upper = if bounded { "AND l.key < ?2" } else { "AND ?2 IS NULL" };
+    format!(
+        "SELECT {what} FROM log l \
+         WHERE {lower} {upper} AND l.id <= ?3 AND l.deleted = 0 \
+           AND l.id = (SELECT MAX(m.id) FROM log m WHERE m.key = l.key AND m.id <= ?3) \
+         {tail}"
+    )
+}
+
+/// One list page at revision `rev` (already validated against the current revision).
+pub(super) fn list(
+    tx: &Transaction<'_>,
+    prefix: &str,
+    opts: &ListOptions,
+    rev: Revision,
+) -> Result<ListPage, StoreError> {
+    let compacted = schema::read_compacted(tx)?;
+    if rev < compacted {
+        return Err(StoreError::Compacted { requested: rev, compacted });
+    }
+    let upper = prefix_end(prefix);
+    // Continue after `start_after` only when it lies inside the prefix range; before the range
+    // it changes nothing, after the range the page is empty anyway.
+    let (lower, exclusive) = match &opts.start_after {
+        Some(after) if after.as_str() >= prefix => (after.as_str(), true),
+        _ => (prefix, false),
+    };
+    let limit = opts.limit.filter(|&n| n > 0);
+    let sql =
+        list_sql(exclusive, upper.is_some(), "l.key, l.value, l.create_revision, l.id", "ORDER BY l.key LIMIT ?4");
+    let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+    // One extra row tells whether more remain. SQLite treats a negative LIMIT as no limit.
+    let fetch: i64 = limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX - 1).saturating_add(1));
+    let rows = stmt
+        .query_map(rusqlite::params![lower, upper, rev, fetch], |row| {
+            Ok(KeyValue {
+                key: row.get(0)?,
+                value: Bytes::from(row.get::<_, Vec<u8>>(1)?),
+                create_revision: row.get(2)?,
+                mod_revision: row.get(3)?,
+            })
+        })
+        .map_err(StoreError::backend)?;
+    let mut items = rows.collect::<Result<Vec<_>, _>>().map_err(StoreError::backend)?;
+
+    let more = limit.is_some_and(|n| items.len() > n);
+    if !more {
+        return Ok(ListPage { items, revision: rev, continue_after: None, remaining: None });
+    }
+    if let Some(n) = limit {
+        items.truncate(n);
+    }
+    let last = items.last().map(|kv| kv.key.clone());
+    let remaining = match &last {
+        Some(last) => {
+            let sql = list_sql(true, upper.is_some(), "COUNT(*)", "");
+            let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+            stmt.query_row(rusqlite::params![last, upper, rev], |row| row.get::<_, i64>(0))
+                .map_err(StoreError::backend)?
+        }
+        None => 0,
+    };
+    Ok(ListPage { items, revision: rev, continue_after: last, remaining: Some(remaining) })
+}
+
+/// Watch history: events under `prefix` with `after < revision <= bound`, oldest first.
+pub(super) fn history(
+    tx: &Transaction<'_>,
+    prefix: &str,
+    after: Revision,
+    bound: Revision,
+    limit: usize,
+) -> Result<HistoryPage, StoreError> {
+    let compacted = schema::read_compacted(tx)?;
+    let upper = prefix_end(prefix);
+    let upper_sql = if upper.is_some() { "AND l.key < ?4" } else { "AND ?4 IS NULL" };
+    let sql = format!(
+        "SELECT l.id, l.key, l.value, l.create_revision, l.prev_revision, l.deleted, p.value, p.create_revision \
+         FROM log l LEFT JOIN log p ON p.id = l.prev_revision \
+         WHERE l.id > ?1 AND l.id <= ?2 AND l.key >= ?3 {upper_sql} \
+         ORDER BY l.id LIMIT ?5"
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(rusqlite::params![after, bound, prefix, upper, limit], |row| {
+            let id: i64 = row.get(0)?;
+            let key: String = row.get(1)?;
+            let value = Bytes::from(row.get::<_, Vec<u8>>(2)?);
+            let create_revision: i64 = row.get(3)?;
+            let prev_revision: i64 = row.get(4)?;
+            let deleted: bool = row.get(5)?;
+            let prev_value: Option<Vec<u8>> = row.get(6)?;
+            let prev_create: Option<i64> = row.get(7)?;
+            let kv = KeyValue { key, value, create_revision, mod_revision: id };
+            let event = if deleted {
+                // A tombstone carries the deleted value, which is also the previous value.
+                let prev = KeyValue { mod_revision: prev_revision, ..kv.clone() };
+                Event { kind: EventKind::Deleted, revision: id, kv, prev: Some(prev) }
+            } else if create_revision == id {
+                Event { kind: EventKind::Created, revision: id, kv, prev: None }
+            } else {
+                let prev = match (prev_value, prev_create) {
+                    (Some(value), Some(create_revision)) => Some(KeyValue {
+                        key: kv.key.clone(),
+                        value: Bytes::from(value),
+                        create_revision,
+                        mod_revision: prev_revision,
+                    }),
+                    // Compaction keeps the previous row of every row above the compacted
+                    // revision, so this only happens to a page racing a compaction, which the
+                    // caller detects through `compacted`.
+                    _ => None,
+                };
+                Event { kind: EventKind::Updated, revision: id, kv, prev }
+            };
+            Ok(event)
+        })
+        .map_err(StoreError::backend)?;
+    let events = rows.collect::<Result<Vec<_>, _>>().map_err(StoreError::backend)?;
+    Ok(HistoryPage { events, compacted })
+}
