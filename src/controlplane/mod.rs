@@ -2,5 +2,7 @@
 //! store.
 //!
 //! * `store`: the narrow revisioned key-value interface and its SQLite backend.
+//! * `apimachinery`: selectors, request parsing, Status errors, metadata validation, patches.
 
+pub mod apimachinery;
 pub mod store;

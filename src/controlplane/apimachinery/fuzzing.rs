@@ -1,0 +1,151 @@
+//! Fuzz bodies shared by the `fuzz/` cargo-fuzz targets and the proptest-driven unit tests.
+//!
+//! Each body takes arbitrary bytes and panics only when a property is violated, which is what
+//! a fuzzer reports; so the asserts here are the point, not error handling.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::field_selector::FieldSelector;
+use super::patch::{apply_json_patch, apply_merge_patch};
+use super::selector::LabelSelector;
+
+/// Parses the input as label and field selectors; whatever parses must print to a string that
+/// parses back to the same selector, and matching must not panic.
+pub fn selector_body(data: &[u8]) {
+    let Ok(s) = std::str::from_utf8(data) else { return };
+    if let Ok(sel) = LabelSelector::parse(s) {
+        let shown = sel.to_string();
+        assert_eq!(LabelSelector::parse(&shown).as_ref(), Ok(&sel), "label selector {s:?} printed as {shown:?}");
+        let labels: BTreeMap<String, String> = sel
+            .requirements()
+            .iter()
+            .map(|r| (r.key().to_string(), r.values().first().cloned().unwrap_or_default()))
+            .collect();
+        let _ = sel.matches(&labels);
+    }
+    if let Ok(sel) = FieldSelector::parse(s) {
+        let shown = sel.to_string();
+        assert_eq!(FieldSelector::parse(&shown).as_ref(), Ok(&sel), "field selector {s:?} printed as {shown:?}");
+        let _ = sel.matches(&|f: &str| Some(f.to_string()));
+    }
+}
+
+/// The object both patch kinds are applied to.
+pub fn patch_target() -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "x", "namespace": "default", "labels": {"a": "1"}, "finalizers": ["f"]},
+        "data": {"k": "v", "list": "1,2"},
+        "spec": {"items": [1, {"n": null}, [2]], "nested": {"deep": {"x": true}}}
+    })
+}
+
+/// Applies the input as a JSON patch and as a merge patch to [`patch_target`]. Neither may
+/// panic. A successful merge patch yields an object in which each top-level patch key is
+/// present (non-null value) or absent (null), and the patch applies again to its own result.
+/// (Full idempotence does not hold: like kube's merge, nulls in objects nested in arrays are
+/// pruned only where the target had no object.)
+pub fn patch_body(data: &[u8]) {
+    let target = patch_target();
+    let _ = apply_json_patch(&target, data);
+    let Ok(merged) = apply_merge_patch(&target, data) else { return };
+    let (Value::Object(out), Ok(Value::Object(patch))) = (&merged, serde_json::from_slice::<Value>(data)) else {
+        panic!("merge patch accepted a non-object patch or produced a non-object");
+    };
+    for (k, v) in &patch {
+        assert_eq!(out.contains_key(k), !v.is_null(), "key {k:?} after merging {v}");
+    }
+    assert!(apply_merge_patch(&merged, data).is_ok(), "merge patch does not re-apply");
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn json_leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-5i64..5).prop_map(Value::from),
+            "[a-z]{0,3}".prop_map(Value::from),
+        ]
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        json_leaf().prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                proptest::collection::btree_map("[a-z]{1,2}|metadata|spec|data|labels|items", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn pointer() -> impl Strategy<Value = String> {
+        let seg = prop_oneof![
+            Just("metadata".to_string()),
+            Just("labels".to_string()),
+            Just("spec".to_string()),
+            Just("items".to_string()),
+            Just("data".to_string()),
+            Just("-".to_string()),
+            "[0-3]".prop_map(String::from),
+            "[a-z~/]{0,2}".prop_map(String::from),
+        ];
+        proptest::collection::vec(seg, 0..4).prop_map(|segs| segs.iter().map(|s| format!("/{s}")).collect())
+    }
+
+    fn operation() -> impl Strategy<Value = Value> {
+        let ops = prop_oneof![
+            Just("add"),
+            Just("remove"),
+            Just("replace"),
+            Just("move"),
+            Just("copy"),
+            Just("test"),
+            Just("bogus")
+        ];
+        (ops, pointer(), pointer(), json_value(), any::<bool>()).prop_map(|(op, path, from, value, with_value)| {
+            let mut o = json!({"op": op, "path": path, "from": from});
+            if with_value {
+                o["value"] = value;
+            }
+            o
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn selector_body_holds_on_random_text(s in "[a-z0-9!=<>(),. /\\\\_-]{0,30}|\\PC{0,30}") {
+            selector_body(s.as_bytes());
+        }
+
+        #[test]
+        fn selector_body_holds_on_random_bytes(b in proptest::collection::vec(any::<u8>(), 0..40)) {
+            selector_body(&b);
+        }
+
+        #[test]
+        fn patch_body_holds_on_json_patches(ops in proptest::collection::vec(operation(), 0..5)) {
+            patch_body(Value::from(ops).to_string().as_bytes());
+        }
+
+        #[test]
+        fn patch_body_holds_on_merge_patches(p in json_value()) {
+            patch_body(p.to_string().as_bytes());
+        }
+
+        #[test]
+        fn patch_body_holds_on_random_bytes(b in proptest::collection::vec(any::<u8>(), 0..40)) {
+            patch_body(&b);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Kubernetes "apimachinery" for the embedded API server: selectors, request parsing, Status
+//! errors, metadata validation and patches, each matching k8s.io/apimachinery's behaviour.
+
+mod field;
+mod field_selector;
+#[doc(hidden)]
+pub mod fuzzing;
+mod meta_validation;
+mod names;
+mod patch;
+mod request_info;
+mod selector;
+mod selector_parser;
+mod status;
+
+pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
+pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
+pub use meta_validation::{
+    FIELD_IMMUTABLE_MSG, IS_NEGATIVE_MSG, NameRule, TOTAL_ANNOTATION_SIZE_LIMIT, generate_name, validate_annotations,
+    validate_finalizers, validate_label_selector, validate_labels, validate_namespace_field, validate_object_meta,
+    validate_object_meta_update, validate_owner_references,
+};
+pub use names::{
+    DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, is_dns1035_label, is_dns1123_label, is_dns1123_subdomain,
+    is_qualified_name, is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix, max_len_error,
+    regex_error,
+};
+pub use patch::{MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_merge_patch};
+pub use request_info::RequestInfo;
+pub use selector::{LabelSelector, Operator, Requirement, SelectorError};
+pub use status::{ApiError, Details, OPTIMISTIC_LOCK_ERROR_MSG, StatusReason, qualified_kind, qualified_resource};
