@@ -3,6 +3,8 @@
 //!
 //! * `store`: the narrow revisioned key-value interface and its SQLite backend.
 //! * `apimachinery`: selectors, request parsing, Status errors, metadata validation, patches.
+//! * `auth`: who is calling (certificates, service-account and bootstrap tokens) and RBAC.
 
 pub mod apimachinery;
+pub mod auth;
 pub mod store;
