@@ -4,7 +4,9 @@
 //! * `store`: the narrow revisioned key-value interface and its SQLite backend.
 //! * `apimachinery`: selectors, request parsing, Status errors, metadata validation, patches.
 //! * `auth`: who is calling (certificates, service-account and bootstrap tokens) and RBAC.
+//! * `registry`: which resources are served, discovery, OpenAPI, and object validation.
 
 pub mod apimachinery;
 pub mod auth;
+pub mod registry;
 pub mod store;

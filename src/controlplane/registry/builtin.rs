@@ -1,0 +1,207 @@
+//! The built-in resources, with names, verbs and subresources as kube-apiserver v1.33 reports them.
+//!
+//! One table drives the definitions, the typed decoding used for validation, and the top-level
+//! fields of the OpenAPI schemas, so the three can never disagree about which kinds exist.
+
+use k8s_openapi::api::{
+    apps::v1 as apps, authentication::v1 as authn, authorization::v1 as authz, batch::v1 as batch,
+    certificates::v1 as certs, coordination::v1 as coord, core::v1 as core, rbac::v1 as rbac,
+};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiext;
+use k8s_openapi::{ClusterResourceScope, NamespaceResourceScope, Resource};
+use serde::{Serialize, de::DeserializeOwned};
+use serde_json::Value;
+
+use super::resources::{
+    NameRule, ResourceDef, Source, Subresource, VERBS_ALL, VERBS_CREATE_ONLY, VERBS_NO_COLLECTION_DELETE,
+};
+use super::validation::field;
+
+/// Turns k8s-openapi's type-level scope into a value.
+trait Scoped {
+    const NAMESPACED: bool;
+}
+impl Scoped for NamespaceResourceScope {
+    const NAMESPACED: bool = true;
+}
+impl Scoped for ClusterResourceScope {
+    const NAMESPACED: bool = false;
+}
+
+/// Why an object does not decode into its k8s-openapi type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DecodeFailure {
+    /// Field path of the offending value (`spec.replicas`).
+    pub path: String,
+    /// JSON pointer to the offending value (`/spec/replicas`).
+    pub pointer: String,
+    /// serde's explanation (`invalid type: string "two", expected i32`).
+    pub message: String,
+}
+
+fn scale() -> Subresource {
+    Subresource::Scale {
+        spec_replicas_path: ".spec.replicas".to_string(),
+        status_replicas_path: ".status.replicas".to_string(),
+        label_selector_path: None,
+    }
+}
+
+fn make<T>(short: &[&str], cats: &[&str], verbs: &[&str], subs: Vec<Subresource>, rule: NameRule) -> ResourceDef
+where
+    T: Resource,
+    T::Scope: Scoped,
+{
+    let strings = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    ResourceDef {
+        group: T::GROUP.to_string(),
+        version: T::VERSION.to_string(),
+        kind: T::KIND.to_string(),
+        list_kind: format!("{}List", T::KIND),
+        plural: T::URL_PATH_SEGMENT.to_string(),
+        singular: T::KIND.to_ascii_lowercase(),
+        short_names: strings(short),
+        categories: strings(cats),
+        namespaced: <T::Scope as Scoped>::NAMESPACED,
+        verbs: strings(verbs),
+        subresources: subs,
+        printer_columns: Vec::new(),
+        source: Source::Builtin,
+        name_rule: rule,
+        schema: None,
+        validator: None,
+    }
+}
+
+fn is<T: Resource>(group: &str, version: &str, kind: &str) -> bool {
+    T::GROUP == group && T::VERSION == version && T::KIND == kind
+}
+
+/// Decodes into `T` and serialises back, so fields `T` does not know disappear. `apiVersion` and
+/// `kind` are forced to `T`'s because k8s-openapi rejects others and the caller has already
+/// matched the object to this resource.
+fn roundtrip_as<T: Resource + DeserializeOwned + Serialize>(obj: &Value) -> Result<Value, DecodeFailure> {
+    let mut input = obj.clone();
+    if let Some(map) = input.as_object_mut() {
+        map.insert("apiVersion".into(), Value::String(T::API_VERSION.to_string()));
+        map.insert("kind".into(), Value::String(T::KIND.to_string()));
+    }
+    let typed: T = serde_path_to_error::deserialize(input).map_err(|e| {
+        let (path, pointer) = render_path(e.path());
+        DecodeFailure { path, pointer, message: e.inner().to_string() }
+    })?;
+    serde_json::to_value(&typed).map_err(|e| DecodeFailure {
+        path: String::new(),
+        pointer: String::new(),
+        message: e.to_string(),
+    })
+}
+
+/// Renders a serde_path_to_error path in kube's style (`spec.containers[0].name`) and as a JSON
+/// pointer (`/spec/containers/0/name`).
+fn render_path(path: &serde_path_to_error::Path) -> (String, String) {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    let mut pointer = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => {
+                out = field::index(&out, *index);
+                pointer.push_str(&format!("/{index}"));
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                out = field::child(&out, key);
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => {}
+        }
+    }
+    (out, pointer)
+}
+
+macro_rules! builtins {
+    ($( $ty:ty => [$($s:literal),*], [$($c:literal),*], $verbs:expr, [$($sub:expr),*], $rule:expr, [$($f:literal),*]; )*) => {
+        /// Every built-in resource definition.
+        pub(crate) fn defs() -> Vec<ResourceDef> {
+            vec![$( make::<$ty>(&[$($s),*], &[$($c),*], $verbs, vec![$($sub),*], $rule), )*]
+        }
+
+        /// Round-trips `obj` through the k8s-openapi type of the kind; None for unknown kinds.
+        pub(crate) fn roundtrip(group: &str, version: &str, kind: &str, obj: &Value) -> Option<Result<Value, DecodeFailure>> {
+            $( if is::<$ty>(group, version, kind) { return Some(roundtrip_as::<$ty>(obj)); } )*
+            None
+        }
+
+        /// Top-level fields of the kind besides `apiVersion`, `kind` and `metadata`.
+        pub(crate) fn top_fields(group: &str, version: &str, kind: &str) -> Option<&'static [&'static str]> {
+            $( if is::<$ty>(group, version, kind) { return Some(&[$($f),*]); } )*
+            None
+        }
+    };
+}
+
+use NameRule::{Any, Dns1035Label, Dns1123Label, Dns1123Subdomain as Subdomain, PathSegment};
+use Subresource::{Approval, Finalize, Status, Token};
+
+builtins! {
+    core::Namespace => ["ns"], [], VERBS_NO_COLLECTION_DELETE, [Status, Finalize], Dns1123Label, ["spec", "status"];
+    core::ConfigMap => ["cm"], [], VERBS_ALL, [], Subdomain, ["data", "binaryData", "immutable"];
+    core::Secret => [], [], VERBS_ALL, [], Subdomain, ["data", "stringData", "type", "immutable"];
+    core::ServiceAccount => ["sa"], [], VERBS_ALL, [Token], Subdomain,
+        ["secrets", "imagePullSecrets", "automountServiceAccountToken"];
+    core::Service => ["svc"], ["all"], VERBS_ALL, [Status], Dns1035Label, ["spec", "status"];
+    core::Endpoints => ["ep"], [], VERBS_ALL, [], Subdomain, ["subsets"];
+    core::Event => ["ev"], [], VERBS_ALL, [], Subdomain,
+        ["involvedObject", "reason", "message", "source", "firstTimestamp", "lastTimestamp", "count", "type",
+         "eventTime", "series", "action", "related", "reportingComponent", "reportingInstance"];
+    core::Pod => ["po"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
+    core::Node => ["no"], [], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
+    apps::Deployment => ["deploy"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
+    apps::ReplicaSet => ["rs"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
+    apps::StatefulSet => ["sts"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
+    apps::DaemonSet => ["ds"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
+    batch::Job => [], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
+    batch::CronJob => ["cj"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
+    rbac::Role => [], [], VERBS_ALL, [], PathSegment, ["rules"];
+    rbac::ClusterRole => [], [], VERBS_ALL, [], PathSegment, ["rules", "aggregationRule"];
+    rbac::RoleBinding => [], [], VERBS_ALL, [], PathSegment, ["subjects", "roleRef"];
+    rbac::ClusterRoleBinding => [], [], VERBS_ALL, [], PathSegment, ["subjects", "roleRef"];
+    certs::CertificateSigningRequest => ["csr"], [], VERBS_ALL, [Approval, Status], Any, ["spec", "status"];
+    coord::Lease => [], [], VERBS_ALL, [], Subdomain, ["spec"];
+    apiext::CustomResourceDefinition => ["crd", "crds"], ["api-extensions"], VERBS_ALL, [Status], Subdomain,
+        ["spec", "status"];
+    authz::SelfSubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
+    authz::SubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
+    authz::SelfSubjectRulesReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
+    authn::TokenReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
+    authn::SelfSubjectReview => [], [], VERBS_CREATE_ONLY, [], Any, ["status"];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_def_round_trips_and_has_fields() {
+        for def in defs() {
+            let obj = json!({"metadata": {"name": "x"}});
+            let back = roundtrip(&def.group, &def.version, &def.kind, &obj)
+                .unwrap_or_else(|| panic!("{} has no decoder", def.kind))
+                .unwrap();
+            assert_eq!(back["kind"], json!(def.kind));
+            assert!(top_fields(&def.group, &def.version, &def.kind).is_some());
+        }
+        assert!(roundtrip("apps", "v1", "Nope", &json!({})).is_none());
+    }
+
+    #[test]
+    fn decode_failure_names_the_path() {
+        let obj = json!({"spec": {"template": {"spec": {"containers": [{"name": 5}]}}}});
+        let err = roundtrip("apps", "v1", "Deployment", &obj).unwrap().unwrap_err();
+        assert_eq!(err.path, "spec.template.spec.containers[0].name");
+        assert_eq!(err.pointer, "/spec/template/spec/containers/0/name");
+        assert!(err.message.contains("invalid type"), "{}", err.message);
+    }
+}

@@ -1,0 +1,97 @@
+//! OpenAPI v3 (`/openapi/v3` and `/openapi/v3/<api|apis/group>/<version>`). kubectl apply and
+//! create refuse to run without it, and send `fieldValidation=Strict` once every PATCH
+//! operation of a kind lists that parameter. Also a minimal v2 for kubectl 1.27/1.28.
+
+mod params;
+mod paths;
+mod schemas;
+mod v2;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::catalog::Registry;
+
+pub use schemas::schema_name;
+pub use v2::{OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openapi_v2_protobuf};
+
+/// `info.version` of every document.
+const INFO_VERSION: &str = "v1.33.0";
+
+/// The document key of a group-version: `api/v1` or `apis/<group>/<version>`.
+pub fn group_version_key(group: &str, version: &str) -> String {
+    if group.is_empty() { format!("api/{version}") } else { format!("apis/{group}/{version}") }
+}
+
+fn parse_key(key: &str) -> Option<(String, String)> {
+    let key = key.trim_matches('/');
+    if let Some(version) = key.strip_prefix("api/") {
+        return (!version.contains('/')).then(|| (String::new(), version.to_string()));
+    }
+    let rest = key.strip_prefix("apis/")?;
+    let (group, version) = rest.split_once('/')?;
+    (!group.is_empty() && !version.is_empty() && !version.contains('/'))
+        .then(|| (group.to_string(), version.to_string()))
+}
+
+/// Content hash of a document (upper-case hex sha256 of its JSON), used in `?hash=` and as ETag.
+pub fn document_hash(doc: &Value) -> String {
+    let bytes = serde_json::to_vec(doc).unwrap_or_default();
+    Sha256::digest(&bytes).iter().map(|b| format!("{b:02X}")).collect()
+}
+
+/// `GET /openapi/v3`: one entry per served group-version, each URL carrying its document's hash
+/// so clients re-fetch exactly the documents that changed.
+pub fn openapi_v3_index(reg: &Registry) -> Value {
+    let mut entries = Map::new();
+    for (group, version) in reg.group_versions() {
+        let key = group_version_key(&group, &version);
+        if let Some(doc) = openapi_v3_document(reg, &key) {
+            let url = format!("/openapi/v3/{key}?hash={}", document_hash(&doc));
+            entries.insert(key, json!({"serverRelativeURL": url}));
+        }
+    }
+    json!({"paths": entries})
+}
+
+/// `GET /openapi/v3/<key>` for `api/v1` or `apis/<group>/<version>`; None when not served.
+pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Value> {
+    let (group, version) = parse_key(key)?;
+    let defs = reg.resources_in(&group, &version);
+    if defs.is_empty() {
+        return None;
+    }
+    let mut path_items = BTreeMap::new();
+    let mut components: BTreeMap<String, Value> = schemas::meta_schemas().into_iter().collect();
+    for def in &defs {
+        for (path, item) in paths::for_resource(def) {
+            path_items.insert(path, item);
+        }
+        components.insert(schema_name(def, &def.kind), schemas::kind_schema(def));
+        if def.is_persisted() {
+            components.insert(schema_name(def, &def.list_kind), schemas::list_schema(def));
+        }
+        for sub in &def.subresources {
+            if let Some((g, v, k)) = sub.foreign_kind() {
+                let (name, schema) = schemas::foreign_schema(g, v, k);
+                components.insert(name, schema);
+            }
+        }
+    }
+    Some(json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes", "version": INFO_VERSION},
+        "paths": path_items,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"BearerToken": {"type": "apiKey", "description": "Bearer Token authentication",
+                "name": "authorization", "in": "header"}},
+        },
+        "security": [{"BearerToken": []}],
+    }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,23 @@
+//! Object validation: built-in kinds, custom resources by schema, and strict field checks.
+
+mod access;
+mod admit;
+mod core;
+mod crd_def;
+pub mod field;
+mod kinds;
+pub mod names;
+mod pods;
+mod rbac;
+mod schema;
+mod structural;
+mod unknown;
+mod workloads;
+
+pub use admit::{Prepared, prepare};
+pub use crd_def::validate_crd;
+pub use field::{FieldError, FieldErrorKind, go_quote, go_string_map, go_value, join_messages, json_type_name};
+pub use kinds::validate_builtin;
+pub use schema::{CrdValidator, SchemaError};
+pub use unknown::{duplicate_fields, prune_unknown, unknown_fields};
+pub use workloads::selector_matches;
