@@ -19,6 +19,9 @@ _karmadactl() {
             karmadactl,completion)
                 cmd="karmadactl__subcmd__completion"
                 ;;
+            karmadactl,controlplane)
+                cmd="karmadactl__subcmd__controlplane"
+                ;;
             karmadactl,cordon)
                 cmd="karmadactl__subcmd__cordon"
                 ;;
@@ -61,6 +64,9 @@ _karmadactl() {
             karmadactl,version)
                 cmd="karmadactl__subcmd__version"
                 ;;
+            karmadactl__subcmd__controlplane,serve)
+                cmd="karmadactl__subcmd__controlplane__subcmd__serve"
+                ;;
             karmadactl__subcmd__token,create)
                 cmd="karmadactl__subcmd__token__subcmd__create"
                 ;;
@@ -77,7 +83,7 @@ _karmadactl() {
 
     case "${cmd}" in
         karmadactl)
-            opts="-v -h --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help init deinit join unjoin token register unregister cordon uncordon taint get promote completion version options"
+            opts="-v -h --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help init deinit join unjoin token register unregister cordon uncordon taint get promote completion version options controlplane"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +168,182 @@ _karmadactl() {
             fi
             case "${prev}" in
                 --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir-header)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --legacy-stderr-threshold-behavior)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-backtrace-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --logtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --one-output)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-log-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --stderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vmodule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        karmadactl__subcmd__controlplane)
+            opts="-v -h --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help serve"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir-header)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --legacy-stderr-threshold-behavior)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-backtrace-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --logtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --one-output)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-log-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --stderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vmodule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        karmadactl__subcmd__controlplane__subcmd__serve)
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --kubernetes-version --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-external-ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-external-dns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubernetes-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

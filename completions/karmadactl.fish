@@ -62,6 +62,7 @@ complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "promote" -d '
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "completion" -d 'Output shell completion code for the specified shell (bash, zsh, fish, or powershell)'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "version" -d 'Print the version information'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "options" -d 'Print the list of flags inherited by all commands'
+complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "controlplane" -d 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l private-image-registry -d 'Private image registry to pull images from; when set, all images come from it' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-policy -d 'Image pull policy of karmada components: Always, Never or IfNotPresent' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-secrets -d 'Image pull secrets used by every pod, comma-separated' -r
@@ -652,3 +653,55 @@ false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand options" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand options" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand options" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and not __fish_seen_subcommand_from serve" -f -a "serve" -d 'Run the control plane\'s API server in the foreground until interrupted'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l data-dir -d 'Directory for the control plane\'s certificates, store and admin kubeconfig (created with mode 0700 if missing)' -r -F
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on; port 0 picks a free port' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-ip -d 'Extra IP addresses for the serving certificate, comma-separated' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-dns -d 'Extra DNS names for the serving certificate, comma-separated' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubernetes-version -d 'The Kubernetes version the server reports on /version' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'

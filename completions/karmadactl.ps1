@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Output shell completion code for the specified shell (bash, zsh, fish, or powershell)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version information')
             [CompletionResult]::new('options', 'options', [CompletionResultType]::ParameterValue, 'Print the list of flags inherited by all commands')
+            [CompletionResult]::new('controlplane', 'controlplane', [CompletionResultType]::ParameterValue, 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)')
             break
         }
         'karmadactl;init' {
@@ -609,6 +610,54 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
         }
         'karmadactl;options' {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')
+            [CompletionResult]::new('--alsologtostderr', '--alsologtostderr', [CompletionResultType]::ParameterName, 'Log to standard error as well as files (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--alsologtostderrthreshold', '--alsologtostderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr when writing to files and stderr')
+            [CompletionResult]::new('--legacy-stderr-threshold-behavior', '--legacy-stderr-threshold-behavior', [CompletionResultType]::ParameterName, 'If true, stderrthreshold is honoured even when logtostderr=true')
+            [CompletionResult]::new('--log-backtrace-at', '--log-backtrace-at', [CompletionResultType]::ParameterName, 'When logging hits line file:N, emit a stack trace')
+            [CompletionResult]::new('--log-dir', '--log-dir', [CompletionResultType]::ParameterName, 'If non-empty, write log files in this directory (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'If non-empty, use this log file (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file-max-size', '--log-file-max-size', [CompletionResultType]::ParameterName, 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit')
+            [CompletionResult]::new('--logtostderr', '--logtostderr', [CompletionResultType]::ParameterName, 'Log to standard error instead of files')
+            [CompletionResult]::new('--one-output', '--one-output', [CompletionResultType]::ParameterName, 'If true, only write logs to their native severity level')
+            [CompletionResult]::new('--skip-headers', '--skip-headers', [CompletionResultType]::ParameterName, 'If true, avoid header prefixes in the log messages')
+            [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
+            [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
+            [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'karmadactl;controlplane' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')
+            [CompletionResult]::new('--alsologtostderr', '--alsologtostderr', [CompletionResultType]::ParameterName, 'Log to standard error as well as files (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--alsologtostderrthreshold', '--alsologtostderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr when writing to files and stderr')
+            [CompletionResult]::new('--legacy-stderr-threshold-behavior', '--legacy-stderr-threshold-behavior', [CompletionResultType]::ParameterName, 'If true, stderrthreshold is honoured even when logtostderr=true')
+            [CompletionResult]::new('--log-backtrace-at', '--log-backtrace-at', [CompletionResultType]::ParameterName, 'When logging hits line file:N, emit a stack trace')
+            [CompletionResult]::new('--log-dir', '--log-dir', [CompletionResultType]::ParameterName, 'If non-empty, write log files in this directory (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'If non-empty, use this log file (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file-max-size', '--log-file-max-size', [CompletionResultType]::ParameterName, 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit')
+            [CompletionResult]::new('--logtostderr', '--logtostderr', [CompletionResultType]::ParameterName, 'Log to standard error instead of files')
+            [CompletionResult]::new('--one-output', '--one-output', [CompletionResultType]::ParameterName, 'If true, only write logs to their native severity level')
+            [CompletionResult]::new('--skip-headers', '--skip-headers', [CompletionResultType]::ParameterName, 'If true, avoid header prefixes in the log messages')
+            [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
+            [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
+            [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the control plane''s API server in the foreground until interrupted')
+            break
+        }
+        'karmadactl;controlplane;serve' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the control plane''s certificates, store and admin kubeconfig (created with mode 0700 if missing)')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on; port 0 picks a free port')
+            [CompletionResult]::new('--cert-external-ip', '--cert-external-ip', [CompletionResultType]::ParameterName, 'Extra IP addresses for the serving certificate, comma-separated')
+            [CompletionResult]::new('--cert-external-dns', '--cert-external-dns', [CompletionResultType]::ParameterName, 'Extra DNS names for the serving certificate, comma-separated')
+            [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'The Kubernetes version the server reports on /version')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')

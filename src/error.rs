@@ -97,6 +97,10 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = Some("choose one of the formats listed, e.g. -o json or -o yaml.".into());
             break;
         }
+        if let Some(e) = cause.downcast_ref::<crate::controlplane::apiserver::ServerError>() {
+            hint = e.hint();
+            break;
+        }
         if let Some(e) = cause.downcast_ref::<std::io::Error>() {
             hint = io_hint(e);
             break;

@@ -12,6 +12,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Advanced Commands", &["promote"]),
+    ("Control Plane Commands", &["controlplane"]),
     ("Settings Commands", &["completion"]),
     ("Other Commands", &["version"]),
 ];
@@ -36,11 +37,8 @@ fn root_template(cmd: &Command, parent: &str) -> String {
     for (group, names) in GROUPS {
         out.push_str(&format!("\n{group}:\n"));
         for name in *names {
-            let about = cmd
-                .find_subcommand(name)
-                .and_then(|s| s.get_about())
-                .map(|a| a.to_string())
-                .unwrap_or_default();
+            let about =
+                cmd.find_subcommand(name).and_then(|s| s.get_about()).map(|a| a.to_string()).unwrap_or_default();
             out.push_str(&format!("  {name:<width$}{}\n", escape(&about)));
         }
     }

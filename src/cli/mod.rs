@@ -82,6 +82,7 @@ pub enum Command {
     Completion(cmd::completion::CompletionArgs),
     Version(cmd::version::VersionArgs),
     Options(cmd::options::OptionsArgs),
+    Controlplane(cmd::controlplane::ControlplaneArgs),
 }
 
 /// What every command receives besides its own arguments.

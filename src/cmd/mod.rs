@@ -3,6 +3,7 @@
 
 pub mod completion;
 pub mod connection;
+pub mod controlplane;
 pub mod cordon;
 pub mod deinit;
 pub mod get;
@@ -38,6 +39,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),
+        Command::Controlplane(a) => controlplane::run(a, ctx),
     }
 }
 
@@ -49,7 +51,11 @@ pub(crate) fn not_built(ctx: &Context, command: &str) -> anyhow::Error {
 /// Validates a member cluster name (join, unjoin, register, unregister) with upstream's message.
 pub(crate) fn check_cluster_name(name: &str) -> anyhow::Result<()> {
     crate::validation::cluster_name(name).map_err(|e| {
-        crate::error::UsageError::with_hint(e, "cluster names are lowercase letters, digits and '-', at most 48 characters.").into()
+        crate::error::UsageError::with_hint(
+            e,
+            "cluster names are lowercase letters, digits and '-', at most 48 characters.",
+        )
+        .into()
     })
 }
 

@@ -7,6 +7,8 @@
 //! * `registry`: which resources are served, discovery, OpenAPI, and object validation.
 
 pub mod apimachinery;
+pub mod apiserver;
 pub mod auth;
+pub mod controllers;
 pub mod registry;
 pub mod store;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod plane;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -48,10 +50,7 @@ pub fn karmadactl_run(args: &[&str]) -> Run {
 /// machine image ships next to the `kubectl` dispatcher. Tests that need one fail (never skip)
 /// when it is missing, saying what to install.
 pub fn kubectl_binary(version: &str) -> PathBuf {
-    let which = Command::new("sh")
-        .args(["-c", "readlink -f \"$(command -v kubectl)\""])
-        .output()
-        .expect("sh runs");
+    let which = Command::new("sh").args(["-c", "readlink -f \"$(command -v kubectl)\""]).output().expect("sh runs");
     let dispatcher = PathBuf::from(String::from_utf8_lossy(&which.stdout).trim());
     let dir = dispatcher.parent().map(Path::to_path_buf).unwrap_or_default();
     let path = dir.join(format!("kubectl.{version}"));

@@ -1,0 +1,113 @@
+//! What happens to an object between decoding and storing: namespace lifecycle checks,
+//! create-time defaults the server owns, and validation (metadata, the kind's schema, and
+//! unknown or duplicate fields per `fieldValidation`).
+
+use axum::http::HeaderValue;
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::registry::{ResourceDef, Source};
+
+use super::state::ApiState;
+use super::store_access;
+
+/// Refuses content for a namespace that does not exist or is being deleted.
+pub async fn check_namespace_accepts_content(state: &ApiState, namespace: &str) -> Result<(), ApiError> {
+    match store_access::get(state, "", "namespaces", None, namespace).await? {
+        None => Err(ApiError::not_found("", "namespaces", namespace)),
+        Some((ns, _)) if ns.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() => {
+            Err(ApiError::forbidden_message(
+                "",
+                "namespaces",
+                namespace,
+                &format!("unable to create new content in namespace {namespace} because it is being terminated"),
+            ))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// Create-time rules of kube's strategies: status starts empty where status is a subresource,
+/// namespaces start Active with the `kubernetes` finalizer, Secrets default to Opaque.
+pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
+    if def.subresource("status").is_some() {
+        match def.source {
+            Source::Builtin => obj["status"] = json!({}),
+            Source::Crd { .. } => {
+                if let Value::Object(m) = obj {
+                    m.remove("status");
+                }
+            }
+        }
+    }
+    match (def.group.as_str(), def.plural.as_str()) {
+        ("", "namespaces") => {
+            if obj.get("spec").and_then(|s| s.get("finalizers")).is_none() {
+                obj["spec"]["finalizers"] = json!(["kubernetes"]);
+            }
+            obj["status"] = json!({"phase": "Active"});
+        }
+        ("", "secrets") if obj.get("type").and_then(Value::as_str).is_none_or(str::is_empty) => {
+            obj["type"] = json!("Opaque");
+        }
+        _ => {}
+    }
+}
+
+/// Rules applied on every write (create and update), as kube's strategies do: a Secret's
+/// `stringData` is merged into `data` (base64) and never stored.
+pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
+    if def.group.is_empty()
+        && def.plural == "secrets"
+        && let Some(Value::Object(string_data)) = obj.as_object_mut().and_then(|m| m.remove("stringData"))
+    {
+        use base64::Engine;
+        for (k, v) in string_data {
+            let text = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+            obj["data"][k] = Value::String(base64::engine::general_purpose::STANDARD.encode(text.as_bytes()));
+        }
+    }
+}
+
+/// Validates an object about to be stored. Returns the warnings to send (unknown fields under
+/// `fieldValidation=Warn`, the default) or the 400/422 error.
+pub fn validate(
+    state: &ApiState,
+    def: &ResourceDef,
+    obj: &mut Value,
+    raw: Option<&[u8]>,
+    field_validation: Option<&str>,
+) -> Result<Vec<String>, ApiError> {
+    let mode = match field_validation.unwrap_or("Warn") {
+        "Strict" => FieldValidation::Strict,
+        "Ignore" => FieldValidation::Ignore,
+        "" | "Warn" => FieldValidation::Warn,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "fieldValidation must be one of \"Ignore\", \"Strict\" or \"Warn\", got {other:?}"
+            )));
+        }
+    };
+    prepare_for_write(def, obj);
+    super::validation::validate(state, def, obj, raw, mode)
+}
+
+/// `fieldValidation` query parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldValidation {
+    Strict,
+    Warn,
+    Ignore,
+}
+
+/// Adds `Warning: 299 - "<text>"` headers, which kubectl prints as `Warning: <text>`.
+pub fn with_warnings(mut resp: Response, warnings: &[String]) -> Response {
+    for w in warnings {
+        let quoted = w.replace('\\', "\\\\").replace('"', "\\\"");
+        if let Ok(v) = HeaderValue::from_str(&format!("299 - \"{quoted}\"")) {
+            resp.headers_mut().append("warning", v);
+        }
+    }
+    resp
+}

@@ -1,0 +1,57 @@
+//! Who sent a request: the verified client certificate, else the bearer token (bootstrap token
+//! or service-account JWT, each checked against the objects it refers to), else anonymous.
+//! The order and the outcomes are kube-apiserver's.
+
+use axum::http::HeaderMap;
+use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::auth::{
+    BearerKind, ServiceAccountTokenKind, UserInfo, authenticate_bootstrap_token, bearer_kind, user_from_client_cert,
+};
+
+use super::listener::ConnInfo;
+use super::state::ApiState;
+use super::store_access;
+
+pub async fn authenticate(
+    state: &ApiState,
+    conn: Option<&ConnInfo>,
+    headers: &HeaderMap,
+) -> Result<UserInfo, ApiError> {
+    if let Some(cert) = conn.and_then(|c| c.client_cert.as_ref()) {
+        // rustls already verified the chain against the plane's CA.
+        return user_from_client_cert(cert).map_err(|_| ApiError::unauthorized());
+    }
+    let Some(value) = headers.get(axum::http::header::AUTHORIZATION) else {
+        return Ok(UserInfo::anonymous());
+    };
+    let value = value.to_str().map_err(|_| ApiError::unauthorized())?;
+    let token = match value.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim(),
+        _ => return Err(ApiError::unauthorized()),
+    };
+    let now = jiff::Timestamp::now();
+    match bearer_kind(token) {
+        BearerKind::Bootstrap { id } => {
+            let secret: Option<Secret> =
+                store_access::get_typed(state, "", "secrets", Some("kube-system"), &format!("bootstrap-token-{id}"))
+                    .await;
+            authenticate_bootstrap_token(token, secret.as_ref(), now).map_err(|_| ApiError::unauthorized())
+        }
+        BearerKind::Jwt => {
+            let claims = state.sa_tokens.verify(token, now).map_err(|_| ApiError::unauthorized())?;
+            let sa: Option<ServiceAccount> =
+                store_access::get_typed(state, "", "serviceaccounts", Some(&claims.namespace), &claims.name).await;
+            claims.check_service_account(sa.as_ref()).map_err(|_| ApiError::unauthorized())?;
+            if matches!(claims.kind, ServiceAccountTokenKind::Legacy { .. }) {
+                let secret_name = claims.secret_name().unwrap_or_default().to_string();
+                let secret: Option<Secret> =
+                    store_access::get_typed(state, "", "secrets", Some(&claims.namespace), &secret_name).await;
+                claims.check_secret(token, secret.as_ref()).map_err(|_| ApiError::unauthorized())?;
+            }
+            Ok(claims.user_info())
+        }
+        BearerKind::Unknown => Err(ApiError::unauthorized()),
+    }
+}

@@ -1,0 +1,31 @@
+//! Writes the plane makes on its own behalf (bootstrap objects, controller status updates),
+//! with the same server-owned metadata a client create would get.
+
+use serde_json::Value;
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::store::StoreError;
+
+use super::state::ApiState;
+use super::{object, store_access};
+
+/// Creates `obj` unless an object with its name exists. Returns whether it was created.
+pub async fn create_if_missing(
+    state: &ApiState,
+    group: &str,
+    resource: &str,
+    mut obj: Value,
+) -> Result<bool, ApiError> {
+    let name = object::meta_str(&obj, "name").unwrap_or_default().to_string();
+    let ns = object::meta_str(&obj, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
+    let meta = object::meta_mut(&mut obj);
+    meta.insert("uid".into(), Value::String(object::new_uid()));
+    meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
+    meta.entry("generation").or_insert(Value::from(1));
+    let key = store_access::key(group, resource, ns.as_deref(), &name);
+    match state.store.create(&key, object::to_stored_bytes(&obj)).await {
+        Ok(_) => Ok(true),
+        Err(StoreError::AlreadyExists { .. }) => Ok(false),
+        Err(e) => Err(store_access::store_error(e, group, resource, &name)),
+    }
+}

@@ -1,0 +1,28 @@
+//! The Kubernetes-compatible HTTPS API server of the embedded control plane.
+//!
+//! A request goes listener → dispatch (authenticate, parse, authorize) → a non-resource
+//! endpoint or a resource verb → the store. See `server::start` for how the pieces are
+//! assembled.
+
+pub mod admission;
+pub mod authenticate;
+pub mod config;
+pub mod continue_token;
+pub mod dispatch;
+pub mod impersonate;
+pub mod internal;
+pub mod listener;
+pub mod metrics;
+pub mod nonresource;
+pub mod object;
+pub mod pki;
+pub mod resource;
+pub mod server;
+pub mod special;
+pub mod state;
+pub mod store_access;
+pub mod tls;
+pub mod validation;
+
+pub use config::{Profile, ServerConfig};
+pub use server::{RunningServer, ServerError, start};

@@ -1,0 +1,49 @@
+//! Request bodies: JSON or YAML objects, checked for the kind and version the URL names.
+
+use serde_json::Value;
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::registry::ResourceDef;
+
+use super::super::dispatch::Call;
+
+/// The object in a create or update body. A body that names another kind or version is a 400,
+/// as kube-apiserver answers; a missing apiVersion/kind is filled from the URL.
+pub fn decode_object(call: &Call, def: &ResourceDef) -> Result<Value, ApiError> {
+    let ct = call.content_type().split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mut obj: Value = match ct.as_str() {
+        "" | "application/json" | "*/*" => serde_json::from_slice(&call.body)
+            .map_err(|e| ApiError::bad_request(format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml: {e}")))?,
+        "application/yaml" | "application/x-yaml" | "text/yaml" => {
+            let text = std::str::from_utf8(&call.body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
+            serde_saphyr::from_str(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?
+        }
+        other => {
+            return Err(ApiError::unsupported_media_type(other, &["application/json", "application/yaml"]));
+        }
+    };
+    if !obj.is_object() {
+        return Err(ApiError::bad_request("the request body must be a JSON object"));
+    }
+    let want_version = super::api_version(def);
+    match obj.get("apiVersion").and_then(Value::as_str) {
+        None | Some("") => obj["apiVersion"] = Value::String(want_version),
+        Some(v) if v == want_version => {}
+        Some(v) => {
+            return Err(ApiError::bad_request(format!(
+                "the API version in the data ({v}) does not match the expected API version ({want_version})"
+            )));
+        }
+    }
+    match obj.get("kind").and_then(Value::as_str) {
+        None | Some("") => obj["kind"] = Value::String(def.kind.clone()),
+        Some(k) if k == def.kind => {}
+        Some(k) => {
+            return Err(ApiError::bad_request(format!(
+                "the kind in the data ({k}) does not match the expected kind ({})",
+                def.kind
+            )));
+        }
+    }
+    Ok(obj)
+}

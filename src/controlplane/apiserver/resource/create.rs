@@ -1,0 +1,86 @@
+//! POST: create an object. The server fills what it owns (uid, creationTimestamp, generation,
+//! resourceVersion), honours generateName and dryRun, and refuses objects for namespaces that
+//! do not exist or are terminating (kube's NamespaceLifecycle admission).
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::Value;
+
+use crate::controlplane::apimachinery::{ApiError, Cause};
+use crate::controlplane::registry::ResourceDef;
+
+use super::super::dispatch::{Call, json_response};
+use super::super::state::ApiState;
+use super::super::{admission, object, store_access};
+
+/// Characters kube uses for generateName suffixes (no vowels, no look-alikes).
+const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+pub async fn create(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    if !call.info.subresource.is_empty() {
+        return Err(ApiError::method_not_supported(&super::qualified(def), "create"));
+    }
+    let mut obj = super::decode_object(call, def)?;
+    let ns = super::namespace_of(def, call).map(str::to_string);
+    {
+        let meta = object::meta_mut(&mut obj);
+        match (&ns, meta.get("namespace").and_then(Value::as_str)) {
+            (Some(want), Some(have)) if !have.is_empty() && have != want => {
+                return Err(ApiError::bad_request(
+                    "the namespace of the provided object does not match the namespace sent on the request",
+                ));
+            }
+            (Some(want), _) => {
+                meta.insert("namespace".into(), Value::String(want.clone()));
+            }
+            (None, _) => {
+                meta.remove("namespace");
+            }
+        }
+        let name = meta.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+        if name.is_empty() {
+            let prefix = meta.get("generateName").and_then(Value::as_str).unwrap_or("").to_string();
+            if prefix.is_empty() {
+                return Err(ApiError::invalid(
+                    &def.group,
+                    &def.kind,
+                    "",
+                    vec![Cause::required_detail("metadata.name", "name or generateName is required")],
+                ));
+            }
+            meta.insert("name".into(), Value::String(format!("{prefix}{}", random_suffix())));
+        }
+        meta.insert("uid".into(), Value::String(object::new_uid()));
+        meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
+        meta.insert("generation".into(), Value::from(1));
+        for owned in ["resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] {
+            meta.remove(owned);
+        }
+    }
+    let name = object::meta_str(&obj, "name").unwrap_or_default().to_string();
+    if let Some(ns) = &ns {
+        admission::check_namespace_accepts_content(state, ns).await?;
+    }
+    admission::prepare_for_create(def, &mut obj);
+    let warnings = admission::validate(state, def, &mut obj, Some(&call.body), call.param("fieldValidation"))?;
+
+    if call.dry_run() {
+        return Ok(admission::with_warnings(json_response(StatusCode::CREATED, &obj), &warnings));
+    }
+    let key = store_access::key(&def.group, &def.plural, ns.as_deref(), &name);
+    let started = std::time::Instant::now();
+    let rev = state
+        .store
+        .create(&key, object::to_stored_bytes(&obj))
+        .await
+        .map_err(|e| store_access::store_error(e, &def.group, &def.plural, &name))?;
+    state.metrics.record_commit(started.elapsed());
+    let obj = object::with_resource_version(obj, rev);
+    Ok(admission::with_warnings(json_response(StatusCode::CREATED, &obj), &warnings))
+}
+
+fn random_suffix() -> String {
+    let mut bytes = [0u8; 5];
+    let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes);
+    bytes.iter().map(|b| SUFFIX_ALPHABET[*b as usize % SUFFIX_ALPHABET.len()] as char).collect()
+}

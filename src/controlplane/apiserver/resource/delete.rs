@@ -1,0 +1,139 @@
+//! DELETE of one object and of a collection. Objects with finalizers are only marked
+//! (deletionTimestamp) and disappear when the last finalizer is removed; preconditions on uid
+//! and resourceVersion are honoured; dryRun deletes nothing.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::registry::ResourceDef;
+
+use super::super::dispatch::{Call, json_response};
+use super::super::state::ApiState;
+use super::super::{object, store_access};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DeleteOptions {
+    #[serde(default)]
+    preconditions: Option<Preconditions>,
+    #[serde(default)]
+    dry_run: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Preconditions {
+    uid: Option<String>,
+    resource_version: Option<String>,
+}
+
+fn options(call: &Call) -> Result<DeleteOptions, ApiError> {
+    if call.body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(DeleteOptions::default());
+    }
+    serde_json::from_slice(&call.body)
+        .map_err(|e| ApiError::bad_request(format!("the body of the request is not valid DeleteOptions: {e}")))
+}
+
+/// How many times a delete is retried when the object changed between read and write.
+const MAX_ATTEMPTS: usize = 5;
+
+pub async fn delete(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let opts = options(call)?;
+    let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
+    let ns = super::namespace_of(def, call);
+    let obj = delete_one(state, def, ns, &call.info.name, opts.preconditions.as_ref(), dry_run).await?;
+    Ok(json_response(StatusCode::OK, &obj))
+}
+
+async fn delete_one(
+    state: &ApiState,
+    def: &ResourceDef,
+    ns: Option<&str>,
+    name: &str,
+    pre: Option<&Preconditions>,
+    dry_run: bool,
+) -> Result<Value, ApiError> {
+    let key = store_access::key(&def.group, &def.plural, ns, name);
+    for _ in 0..MAX_ATTEMPTS {
+        let Some((current, rev)) = store_access::get(state, &def.group, &def.plural, ns, name).await? else {
+            return Err(ApiError::not_found(&def.group, &def.plural, name));
+        };
+        if let Some(pre) = pre {
+            let uid = object::meta_str(&current, "uid").unwrap_or("");
+            if let Some(want) = pre.uid.as_deref().filter(|u| *u != uid) {
+                return Err(ApiError::conflict(
+                    &def.group,
+                    &def.plural,
+                    name,
+                    &format!("Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"),
+                ));
+            }
+            if let Some(want) = pre.resource_version.as_deref().filter(|r| *r != rev.to_string()) {
+                return Err(ApiError::conflict(
+                    &def.group,
+                    &def.plural,
+                    name,
+                    &format!(
+                        "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rev}"
+                    ),
+                ));
+            }
+        }
+        if dry_run {
+            return Ok(current);
+        }
+        if !object::finalizers(&current).is_empty() {
+            if current.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() {
+                return Ok(current);
+            }
+            let mut marked = current.clone();
+            let meta = object::meta_mut(&mut marked);
+            meta.insert("deletionTimestamp".into(), Value::String(object::now_rfc3339()));
+            meta.insert("deletionGracePeriodSeconds".into(), json!(0));
+            match state.store.update(&key, object::to_stored_bytes(&marked), rev).await {
+                Ok(new_rev) => return Ok(object::with_resource_version(marked, new_rev)),
+                Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
+                Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, name)),
+            }
+        }
+        match state.store.delete(&key, Some(rev)).await {
+            Ok((del_rev, _)) => return Ok(object::with_resource_version(current, del_rev)),
+            Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
+            Err(crate::controlplane::store::StoreError::NotFound { .. }) => {
+                return Err(ApiError::not_found(&def.group, &def.plural, name));
+            }
+            Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, name)),
+        }
+    }
+    Err(ApiError::conflict(&def.group, &def.plural, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
+}
+
+/// DELETE on a collection: every object matching the selectors, each as a single delete.
+pub async fn delete_collection(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let opts = options(call)?;
+    let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
+    let filter = super::list::Filter::from_call(call, def)?;
+    let ns = super::namespace_of(def, call);
+    let prefix = store_access::prefix(&def.group, &def.plural, ns);
+    let (objects, _) = store_access::list_all(state, &prefix).await?;
+    let mut deleted = Vec::new();
+    for obj in objects.iter().filter(|o| filter.matches(def, o)) {
+        let name = object::meta_str(obj, "name").unwrap_or_default().to_string();
+        let obj_ns = object::meta_str(obj, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
+        match delete_one(state, def, obj_ns.as_deref(), &name, None, dry_run).await {
+            Ok(o) => deleted.push(o),
+            // Deleted by someone else meanwhile: that is what was asked.
+            Err(e) if e.code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let api_version = super::api_version(def);
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": {"resourceVersion": state.store.current_revision().to_string()}, "items": deleted}),
+    ))
+}

@@ -1,0 +1,190 @@
+//! LIST with label and field selectors, limit/continue paging at one snapshot revision, and
+//! kube-apiserver's resourceVersion / resourceVersionMatch semantics.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::controlplane::apimachinery::{ApiError, FieldSelector, LabelSelector};
+use crate::controlplane::registry::ResourceDef;
+use crate::controlplane::store::{ListOptions, StoreError};
+
+use super::super::continue_token::ContinueToken;
+use super::super::dispatch::{Call, json_response};
+use super::super::state::ApiState;
+use super::super::{object, store_access};
+
+/// Page size used to scan the store when the client gave no limit.
+const SCAN_PAGE: usize = 500;
+
+const CONTINUE_EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+/// The label and field selectors of a list or watch.
+pub struct Filter {
+    labels: Option<LabelSelector>,
+    fields: Option<FieldSelector>,
+}
+
+impl Filter {
+    pub fn from_call(call: &Call, def: &ResourceDef) -> Result<Self, ApiError> {
+        let labels = match call.param("labelSelector").filter(|s| !s.trim().is_empty()) {
+            Some(s) => Some(LabelSelector::parse(s).map_err(|e| ApiError::bad_request(e.to_string()))?),
+            None => None,
+        };
+        let fields = match call.param("fieldSelector").filter(|s| !s.trim().is_empty()) {
+            Some(s) => {
+                let sel = FieldSelector::parse(s).map_err(|e| ApiError::bad_request(e.to_string()))?;
+                let probe = json!({});
+                for f in sel.fields() {
+                    if super::fields::value(def, &probe, f).is_none() {
+                        return Err(ApiError::bad_request(format!("field label not supported: {f}")));
+                    }
+                }
+                Some(sel)
+            }
+            None => None,
+        };
+        Ok(Self { labels, fields })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_none() && self.fields.is_none()
+    }
+
+    pub fn matches(&self, def: &ResourceDef, obj: &Value) -> bool {
+        if let Some(l) = &self.labels
+            && !l.matches(&object::labels(obj))
+        {
+            return false;
+        }
+        if let Some(f) = &self.fields {
+            let lookup = |field: &str| super::fields::value(def, obj, field);
+            if !f.matches(&lookup) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let filter = Filter::from_call(call, def)?;
+    let limit = match call.param("limit") {
+        Some(l) if !l.is_empty() => {
+            l.parse::<i64>().map_err(|_| ApiError::bad_request(format!("invalid limit {l:?}")))?.max(0) as usize
+        }
+        _ => 0,
+    };
+    let ns = super::namespace_of(def, call);
+    let prefix = store_access::prefix(&def.group, &def.plural, ns);
+
+    let mut opts = ListOptions::default();
+    if let Some(token) = call.param("continue").filter(|t| !t.is_empty()) {
+        let token = ContinueToken::decode(token).ok_or_else(|| {
+            ApiError::bad_request(
+                "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+            )
+        })?;
+        opts.revision = Some(token.rv);
+        opts.start_after = Some(format!("{prefix}{}", token.start));
+    } else {
+        opts.revision = requested_revision(state, call)?;
+    }
+
+    let mut items = Vec::new();
+    let mut continue_token = None;
+    let mut remaining = None;
+    let revision;
+    loop {
+        opts.limit = Some(if limit > 0 { (limit - items.len()).max(1) } else { SCAN_PAGE });
+        let page = match state.store.list(&prefix, opts.clone()).await {
+            Ok(p) => p,
+            Err(StoreError::Compacted { .. }) if call.param("continue").is_some() => {
+                return Err(ApiError::gone(CONTINUE_EXPIRED));
+            }
+            Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, "")),
+        };
+        let mut last_key = None;
+        for kv in &page.items {
+            let obj = store_access::decode(kv)?;
+            last_key = Some(kv.key.clone());
+            if filter.matches(def, &obj) {
+                items.push(obj);
+            }
+        }
+        opts.revision = Some(page.revision);
+        let full = limit > 0 && items.len() >= limit;
+        match page.continue_after {
+            Some(after) if full => {
+                let start = last_key.unwrap_or(after).trim_start_matches(&prefix).to_string();
+                continue_token = Some(ContinueToken::new(page.revision, start).encode());
+                if filter.is_empty() {
+                    remaining = page.remaining;
+                }
+                revision = page.revision;
+                break;
+            }
+            Some(after) => opts.start_after = Some(after),
+            None => {
+                revision = page.revision;
+                break;
+            }
+        }
+    }
+
+    let api_version = super::api_version(def);
+    for item in &mut items {
+        item["apiVersion"] = Value::String(api_version.clone());
+        item["kind"] = Value::String(def.kind.clone());
+    }
+    let mut metadata = json!({"resourceVersion": revision.to_string()});
+    if let Some(c) = continue_token {
+        metadata["continue"] = Value::String(c);
+    }
+    if let Some(r) = remaining.filter(|r| *r > 0) {
+        metadata["remainingItemCount"] = json!(r);
+    }
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": metadata, "items": items}),
+    ))
+}
+
+/// The snapshot revision a list reads at: latest for "" and "0" (kube serves "0" from its
+/// cache, which is as new as the store here); the exact revision for `resourceVersionMatch=Exact`;
+/// for `NotOlderThan` (or no match) the latest, unless the client asks for the future.
+fn requested_revision(state: &ApiState, call: &Call) -> Result<Option<i64>, ApiError> {
+    let rv = call.param("resourceVersion").unwrap_or("");
+    let matching = call.param("resourceVersionMatch").unwrap_or("");
+    if rv.is_empty() {
+        if !matching.is_empty() {
+            return Err(ApiError::bad_request("resourceVersionMatch is forbidden unless resourceVersion is provided"));
+        }
+        return Ok(None);
+    }
+    let Some(rev) = object::parse_resource_version(rv) else {
+        return Err(ApiError::bad_request(format!("invalid resource version: {rv}")));
+    };
+    match matching {
+        "Exact" => {
+            if rev == 0 {
+                return Err(ApiError::bad_request(
+                    "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+                ));
+            }
+            Ok(Some(rev))
+        }
+        "" | "NotOlderThan" => {
+            if rev > state.store.current_revision() {
+                return Err(ApiError::timeout(&format!(
+                    "Too large resource version: {rev}, current: {}",
+                    state.store.current_revision()
+                )));
+            }
+            Ok(None)
+        }
+        other => Err(ApiError::bad_request(format!(
+            "unsupported resourceVersionMatch {other:?}: supported values are \"Exact\" and \"NotOlderThan\""
+        ))),
+    }
+}

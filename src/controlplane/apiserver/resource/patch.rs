@@ -1,0 +1,77 @@
+//! PATCH with JSON patch (RFC 6902) or JSON merge patch (RFC 7386), read-modify-write with
+//! compare-and-swap, retried when another writer got in between (as kube-apiserver does).
+
+use axum::response::Response;
+
+use crate::controlplane::apimachinery::{ApiError, apply_json_patch, apply_merge_patch};
+use crate::controlplane::registry::{ResourceDef, Source};
+
+use super::super::dispatch::{Call, json_response};
+use super::super::state::ApiState;
+use super::super::{admission, object, store_access};
+
+const ACCEPTED: &[&str] = &[
+    "application/json-patch+json",
+    "application/merge-patch+json",
+    "application/strategic-merge-patch+json",
+    "application/apply-patch+yaml",
+];
+
+/// How many times a patch is re-applied when the object changed underneath it.
+const MAX_ATTEMPTS: usize = 5;
+
+pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let ct = call.content_type().split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let kind = match ct.as_str() {
+        "application/json-patch+json" => PatchKind::Json,
+        "application/merge-patch+json" => PatchKind::Merge,
+        "application/strategic-merge-patch+json" if matches!(def.source, Source::Crd { .. }) => {
+            // kube-apiserver refuses strategic merge patches for custom resources.
+            return Err(ApiError::unsupported_media_type(&ct, &ACCEPTED[..2]));
+        }
+        "application/strategic-merge-patch+json" | "application/apply-patch+yaml" => {
+            return Err(ApiError::unsupported_media_type(&ct, &ACCEPTED[..2]));
+        }
+        other => return Err(ApiError::unsupported_media_type(other, ACCEPTED)),
+    };
+    let name = call.info.name.clone();
+    let ns = super::namespace_of(def, call);
+    for _ in 0..MAX_ATTEMPTS {
+        let Some((current, current_rev)) = store_access::get(state, &def.group, &def.plural, ns, &name).await? else {
+            return Err(ApiError::not_found(&def.group, &def.plural, &name));
+        };
+        let patched = match kind {
+            PatchKind::Json => apply_json_patch(&current, &call.body)?,
+            PatchKind::Merge => apply_merge_patch(&current, &call.body)?,
+        };
+        // A resourceVersion in the patch is a precondition; otherwise the patch applies to
+        // whatever is current.
+        let expected = match object::meta_str(&patched, "resourceVersion") {
+            Some(rv) if rv != current_rev.to_string() => object::parse_resource_version(rv).unwrap_or(-1),
+            _ => current_rev,
+        };
+        if object::meta_str(&patched, "name").is_some_and(|n| n != name) {
+            return Err(ApiError::bad_request(format!(
+                "the name of the object does not match the name on the URL ({name})"
+            )));
+        }
+        let precondition = expected != current_rev;
+        match super::update::finish(state, call, def, &name, current, current_rev, expected, patched, None).await {
+            Err(e) if e.code == 409 && !precondition => continue,
+            Err(e) => return Err(e),
+            Ok((obj, code, warnings)) => return Ok(admission::with_warnings(json_response(code, &obj), &warnings)),
+        }
+    }
+    Err(ApiError::conflict(
+        &def.group,
+        &def.plural,
+        &name,
+        crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
+    ))
+}
+
+#[derive(Clone, Copy)]
+enum PatchKind {
+    Json,
+    Merge,
+}

@@ -1,0 +1,179 @@
+//! PUT: replace an object (or its status / approval subresource) with optimistic concurrency
+//! on resourceVersion. `finish` is shared with PATCH: it carries over what the server owns,
+//! keeps status and spec apart, bumps generation, validates, and writes with compare-and-swap.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::Value;
+
+use crate::controlplane::apimachinery::{ApiError, BadValue, Cause};
+use crate::controlplane::registry::{ResourceDef, Source};
+
+use super::super::dispatch::{Call, json_response};
+use super::super::state::ApiState;
+use super::super::{admission, object, store_access};
+
+pub async fn update(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let new = super::decode_object(call, def)?;
+    let name = call.info.name.clone();
+    match object::meta_str(&new, "name") {
+        Some(n) if n == name => {}
+        Some(n) if !n.is_empty() => {
+            return Err(ApiError::bad_request(format!(
+                "the name of the object ({n}) does not match the name on the URL ({name})"
+            )));
+        }
+        _ => {}
+    }
+    let ns = super::namespace_of(def, call);
+    let Some((current, current_rev)) = store_access::get(state, &def.group, &def.plural, ns, &name).await? else {
+        return Err(ApiError::not_found(&def.group, &def.plural, &name));
+    };
+    let expected = match object::meta_str(&new, "resourceVersion").filter(|s| !s.is_empty()) {
+        Some(rv) => object::parse_resource_version(rv)
+            .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?,
+        // Built-ins allow unconditional updates; custom resources require a version (as kube).
+        None if matches!(def.source, Source::Builtin) => current_rev,
+        None => {
+            return Err(ApiError::invalid(
+                &def.group,
+                &def.kind,
+                &name,
+                vec![Cause::invalid(
+                    "metadata.resourceVersion",
+                    BadValue::Json("0x0".into()),
+                    "must be specified for an update",
+                )],
+            ));
+        }
+    };
+    let (obj, code, warnings) =
+        finish(state, call, def, &name, current, current_rev, expected, new, Some(&call.body)).await?;
+    Ok(admission::with_warnings(json_response(code, &obj), &warnings))
+}
+
+/// Applies an update of `current` (at `current_rev`) to `new`, expecting the client saw
+/// `expected`. Returns the stored object (or the dry-run result) and any warnings.
+#[allow(clippy::too_many_arguments)]
+pub async fn finish(
+    state: &ApiState,
+    call: &Call,
+    def: &ResourceDef,
+    name: &str,
+    current: Value,
+    current_rev: i64,
+    expected: i64,
+    mut new: Value,
+    raw: Option<&[u8]>,
+) -> Result<(Value, StatusCode, Vec<String>), ApiError> {
+    if expected != current_rev {
+        return Err(ApiError::conflict(
+            &def.group,
+            &def.plural,
+            name,
+            crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
+        ));
+    }
+    let sub = call.info.subresource.as_str();
+    new = match sub {
+        // Status writes change status only; everything else stays as stored.
+        "status" => {
+            let mut merged = current.clone();
+            merged["status"] = new.get("status").cloned().unwrap_or(Value::Null);
+            if merged["status"].is_null()
+                && let Value::Object(m) = &mut merged
+            {
+                m.remove("status");
+            }
+            merged
+        }
+        // CSR approval writes the conditions only.
+        "approval" => {
+            let mut merged = current.clone();
+            let conditions =
+                new.get("status").and_then(|s| s.get("conditions")).cloned().unwrap_or(Value::Array(vec![]));
+            merged["status"]["conditions"] = conditions;
+            merged
+        }
+        _ => {
+            if def.subresource("status").is_some() {
+                match current.get("status") {
+                    Some(s) => new["status"] = s.clone(),
+                    None => {
+                        if let Value::Object(m) = &mut new {
+                            m.remove("status");
+                        }
+                    }
+                }
+            }
+            new
+        }
+    };
+    carry_server_fields(&current, &mut new);
+    if object::spec_changed(&current, &new) {
+        let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
+        object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
+    }
+    let warnings = admission::validate(state, def, &mut new, raw, call.param("fieldValidation"))?;
+    if call.dry_run() {
+        return Ok((object::with_resource_version(new, current_rev), StatusCode::OK, warnings));
+    }
+    let ns = object::meta_str(&current, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
+    let key = store_access::key(&def.group, &def.plural, ns.as_deref(), name);
+    // An object marked for deletion goes away once its last finalizer is removed.
+    if new.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() && object::finalizers(&new).is_empty() {
+        let (rev, _) = state
+            .store
+            .delete(&key, Some(current_rev))
+            .await
+            .map_err(|e| store_access::store_error(e, &def.group, &def.plural, name))?;
+        return Ok((object::with_resource_version(new, rev), StatusCode::OK, warnings));
+    }
+    if new == object::with_resource_version(current.clone(), current_rev) {
+        // kube-apiserver skips no-op writes; the resourceVersion does not move.
+        return Ok((new, StatusCode::OK, warnings));
+    }
+    let started = std::time::Instant::now();
+    let rev = state
+        .store
+        .update(&key, object::to_stored_bytes(&new), current_rev)
+        .await
+        .map_err(|e| store_access::store_error(e, &def.group, &def.plural, name))?;
+    state.metrics.record_commit(started.elapsed());
+    Ok((object::with_resource_version(new, rev), StatusCode::OK, warnings))
+}
+
+/// Fields clients cannot change on update: identity and lifecycle, as stored.
+fn carry_server_fields(current: &Value, new: &mut Value) {
+    let old_meta = current.get("metadata").cloned().unwrap_or_default();
+    let meta = object::meta_mut(new);
+    for owned in [
+        "uid",
+        "creationTimestamp",
+        "generation",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "namespace",
+        "name",
+    ] {
+        match old_meta.get(owned) {
+            Some(v) => {
+                meta.insert(owned.into(), v.clone());
+            }
+            None => {
+                meta.remove(owned);
+            }
+        }
+    }
+    meta.remove("resourceVersion");
+    meta.remove("selfLink");
+    if let Value::Object(old) = &old_meta {
+        // Once deletion started, finalizers may only be removed, never added (kube's rule).
+        if old.contains_key("deletionTimestamp") {
+            let before = object::finalizers(current);
+            if let Some(Value::Array(list)) = meta.get_mut("finalizers") {
+                list.retain(|f| f.as_str().is_some_and(|f| before.iter().any(|b| b == f)));
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! WATCH: newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) resumed
+//! from a resourceVersion or started from the current state, filtered by selectors (an object
+//! that stops matching is reported DELETED, one that starts matching ADDED, as kube does).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::registry::ResourceDef;
+use crate::controlplane::store::{Event, EventKind, StoreError};
+
+use super::super::dispatch::Call;
+use super::super::state::ApiState;
+use super::super::{object, store_access};
+use super::list::Filter;
+
+/// kube-apiserver's default for watches without timeoutSeconds (its min-request-timeout).
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+/// How often a BOOKMARK is sent when the client allows them.
+const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
+
+pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> Result<Response, ApiError> {
+    let filter = Arc::new(Filter::from_call(call, &def)?);
+    let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
+    let ns = super::namespace_of(&def, call).map(str::to_string);
+    // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
+    let prefix = store_access::prefix(&def.group, &def.plural, ns.as_deref());
+    let timeout = call
+        .param("timeoutSeconds")
+        .and_then(|t| t.parse::<u64>().ok())
+        .map(Duration::from_secs)
+        .unwrap_or(DEFAULT_TIMEOUT);
+    let bookmarks = call.param("allowWatchBookmarks").is_some_and(|v| v == "true" || v == "1");
+    let send_initial = call.param("sendInitialEvents").is_some_and(|v| v == "true" || v == "1");
+    let rv = call.param("resourceVersion").unwrap_or("").to_string();
+
+    // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
+    let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
+        let (objects, revision) = store_access::list_all(&state, &prefix).await?;
+        (objects, revision)
+    } else {
+        let start = object::parse_resource_version(&rv)
+            .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
+        (Vec::new(), start)
+    };
+
+    let api_version = super::api_version(&def);
+    let events = state.store.watch(&prefix, start);
+    let guard = state.metrics.watch_opened();
+    let stream = async_stream::stream! {
+        let _guard = guard;
+        let wanted = |obj: &Value| -> bool {
+            name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
+        };
+        for mut obj in initial {
+            if wanted(&obj) {
+                set_type(&mut obj, &api_version, &def.kind);
+                yield Ok::<_, std::io::Error>(line("ADDED", &obj));
+            }
+        }
+        if send_initial && bookmarks {
+            yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, start, true)));
+        }
+        let mut events = match events {
+            Ok(s) => s,
+            Err(e) => {
+                yield Ok(line("ERROR", &expired(e, start)));
+                return;
+            }
+        };
+        let deadline = tokio::time::sleep(timeout);
+        tokio::pin!(deadline);
+        let mut ticker = tokio::time::interval(BOOKMARK_EVERY);
+        ticker.tick().await;
+        let mut last_rev = start;
+        loop {
+            tokio::select! {
+                _ = &mut deadline => break,
+                _ = ticker.tick(), if bookmarks => {
+                    yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, last_rev, false)));
+                }
+                next = events.next() => {
+                    let Some(next) = next else { break };
+                    let event = match next {
+                        Ok(ev) => ev,
+                        Err(e) => {
+                            yield Ok(line("ERROR", &expired(e, last_rev)));
+                            break;
+                        }
+                    };
+                    last_rev = event.revision;
+                    if let Some((kind, mut obj)) = translate(&event, &wanted) {
+                        set_type(&mut obj, &api_version, &def.kind);
+                        yield Ok(line(kind, &obj));
+                    }
+                }
+            }
+        }
+    };
+    let mut resp = (StatusCode::OK, Body::from_stream(stream)).into_response();
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
+    Ok(resp)
+}
+
+/// A store event as the client sees it, given its selectors.
+fn translate(event: &Event, wanted: &dyn Fn(&Value) -> bool) -> Option<(&'static str, Value)> {
+    let now = store_access::decode(&event.kv).ok()?;
+    let before = event.prev.as_ref().and_then(|p| store_access::decode(p).ok());
+    match event.kind {
+        EventKind::Created => wanted(&now).then_some(("ADDED", now)),
+        EventKind::Deleted => wanted(&now).then_some(("DELETED", now)),
+        EventKind::Updated => {
+            let was = before.as_ref().is_some_and(wanted);
+            match (was, wanted(&now)) {
+                (true, true) => Some(("MODIFIED", now)),
+                (false, true) => Some(("ADDED", now)),
+                (true, false) => Some(("DELETED", now)),
+                (false, false) => None,
+            }
+        }
+    }
+}
+
+fn set_type(obj: &mut Value, api_version: &str, kind: &str) {
+    obj["apiVersion"] = Value::String(api_version.to_string());
+    obj["kind"] = Value::String(kind.to_string());
+}
+
+fn line(kind: &str, obj: &Value) -> bytes::Bytes {
+    let mut buf = serde_json::to_vec(&json!({"type": kind, "object": obj})).unwrap_or_default();
+    buf.push(b'\n');
+    bytes::Bytes::from(buf)
+}
+
+fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value {
+    let mut meta = json!({"resourceVersion": rev.to_string()});
+    if initial_end {
+        meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+    }
+    json!({"kind": kind, "apiVersion": api_version, "metadata": meta})
+}
+
+/// The ERROR event for a watch that cannot continue (history compacted, or the watcher fell
+/// behind): 410 Expired, so clients relist.
+fn expired(err: StoreError, rev: i64) -> Value {
+    match err {
+        StoreError::Compacted { requested, compacted } => {
+            ApiError::resource_expired(requested, compacted + 1).to_status_json()
+        }
+        StoreError::WatcherTooSlow => {
+            ApiError::gone(format!("the watch fell behind at resource version {rev}; relist and watch again"))
+                .to_status_json()
+        }
+        other => ApiError::internal(&format!("watch failed: {other}")).to_status_json(),
+    }
+}

@@ -1,0 +1,203 @@
+//! Starting and stopping one API server: data dir, PKI, store, bootstrap objects, caches, the
+//! listener, the admin kubeconfig, and the controllers that act as its clients.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
+use crate::controlplane::controllers::{self, follow};
+use crate::controlplane::registry::Registry;
+use crate::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
+use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
+use crate::kubeconfig::KubeconfigBuilder;
+
+use super::config::ServerConfig;
+use super::metrics::Metrics;
+use super::pki::PlanePki;
+use super::state::ApiState;
+use super::{dispatch, listener, tls};
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The data directory could not be created or is not usable.
+    #[error("the data directory {} cannot be used", path.display())]
+    DataDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The PKI could not be loaded or created.
+    #[error("the control plane's certificates could not be loaded or created")]
+    Pki(#[from] crate::pki::PkiError),
+    /// The store could not be opened.
+    #[error("the store could not be opened")]
+    Store(#[from] crate::controlplane::store::StoreError),
+    /// The listen address is taken or not allowed.
+    #[error("cannot listen on {addr}")]
+    Bind {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The TLS configuration was refused.
+    #[error("the TLS configuration is invalid")]
+    Tls(#[from] tls::TlsError),
+    /// The service-account token signer could not be built.
+    #[error("the service-account token signer could not be built")]
+    Tokens(#[from] crate::controlplane::auth::AuthError),
+    /// Bootstrap objects could not be written.
+    #[error("bootstrap objects could not be created: {0}")]
+    Bootstrap(String),
+    /// The admin kubeconfig could not be written.
+    #[error("the admin kubeconfig could not be written")]
+    Kubeconfig(#[from] crate::kubeconfig::KubeconfigError),
+    /// The in-process client for the plane's own controllers could not be built.
+    #[error("the controllers' client could not be built")]
+    Client(#[source] kube::Error),
+}
+
+impl ServerError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ServerError::Bind { .. } => Some("pick another --listen address, or stop what is using this one.".into()),
+            ServerError::DataDir { .. } => Some("check that the data directory is writable by this user.".into()),
+            ServerError::Store(crate::controlplane::store::StoreError::Backend(_)) => Some(
+                "another control plane may be using this data directory; stop it or use another --data-dir.".into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// A running server. Dropping it does not stop it; call [`RunningServer::shutdown`].
+pub struct RunningServer {
+    pub address: SocketAddr,
+    /// `https://<address>` as clients reach it.
+    pub url: String,
+    pub admin_kubeconfig: PathBuf,
+    pub state: Arc<ApiState>,
+    /// What the PKI created on this start (empty when everything was reused).
+    pub created_pki: Vec<String>,
+    stop: watch::Sender<bool>,
+    server: JoinHandle<()>,
+    background: Vec<JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// Stops accepting, lets in-flight requests finish for up to `grace`, stops the
+    /// controllers, and closes the store.
+    pub async fn shutdown(self, grace: Duration) {
+        let _ = self.stop.send(true);
+        let _ = tokio::time::timeout(grace, self.server).await;
+        for task in self.background {
+            task.abort();
+        }
+    }
+}
+
+pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
+    create_private_dir(&config.data_dir)?;
+    let mut names = config.serving_names.clone();
+    names.ips.push(config.listen.ip());
+    let pki = PlanePki::load_or_create(&config.pki_dir(), &names)?;
+    let sqlite = SqliteStore::open(&config.store_path(), SqliteOptions::default())?;
+    let store: Arc<dyn Store> = sqlite;
+    let tokens = ServiceAccountTokens::new(
+        &pki.service_account_key,
+        "https://kubernetes.default.svc.cluster.local".to_string(),
+        key_id_for(&pki.service_account_key),
+    )?;
+    let state = Arc::new(ApiState {
+        config: config.clone(),
+        store: store.clone(),
+        registry: RwLock::new(Registry::builtin()),
+        rbac: RwLock::new(Arc::new(RbacSnapshot::new(vec![], vec![], vec![], vec![]))),
+        sa_tokens: tokens,
+        metrics: Arc::new(Metrics::default()),
+        ca_pem: pki.ca.cert_pem().to_string(),
+        crds_synced: AtomicBool::new(false),
+        rbac_synced: AtomicBool::new(false),
+    });
+
+    let mut background = vec![spawn_compactor(
+        store.clone(),
+        CompactionPolicy { interval: Duration::from_secs(60), keep_for: config.watch_history, keep_revisions: 10_000 },
+    )];
+    controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
+    let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
+    background.push(tokio::spawn(follow::run(
+        state.clone(),
+        controllers::crd::PREFIX.into(),
+        controllers::crd::CrdCache,
+        crd_tx,
+    )));
+    let (rbac_tx, rbac_rx) = tokio::sync::oneshot::channel();
+    background.push(tokio::spawn(follow::run(
+        state.clone(),
+        controllers::rbac::PREFIX.into(),
+        controllers::rbac::RbacCache,
+        rbac_tx,
+    )));
+    // Serve only once authorization and the served resources reflect the store.
+    let _ = crd_rx.await;
+    let _ = rbac_rx.await;
+
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServerError::Bind { addr: config.listen, source })?;
+    let address = listener.local_addr().map_err(|source| ServerError::Bind { addr: config.listen, source })?;
+    let url = client_url(address);
+    let tls_config = tls::server_config(&pki.serving.cert_pem, &pki.serving.key_pem, pki.ca.cert_pem())?;
+    let (stop, stop_rx) = watch::channel(false);
+    let server = tokio::spawn(listener::serve(listener, tls_config, dispatch::router(state.clone()), stop_rx));
+
+    let kubeconfig = KubeconfigBuilder::new(
+        crate::wellknown::KARMADA_APISERVER_CONTEXT,
+        crate::wellknown::KARMADA_ADMIN_USER,
+        url.clone(),
+    )
+    .context(crate::wellknown::KARMADA_APISERVER_CONTEXT)
+    .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
+    .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
+    .build();
+    let admin_kubeconfig = config.admin_kubeconfig_path();
+    crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
+
+    let client = controller_client(&kubeconfig).await?;
+    background.push(tokio::spawn(controllers::serviceaccount_token::run(client, state.clone())));
+
+    Ok(RunningServer { address, url, admin_kubeconfig, state, created_pki: pki.created, stop, server, background })
+}
+
+/// The URL clients use: an unspecified listen address is reached on loopback.
+fn client_url(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ip => ip,
+    };
+    crate::kubeconfig::https_server_url(&ip.to_string(), addr.port())
+}
+
+async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
+    let cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())
+        .await
+        .map_err(|e| ServerError::Client(kube::Error::InferKubeconfig(e)))?;
+    kube::Client::try_from(cfg).map_err(ServerError::Client)
+}
+
+fn create_private_dir(path: &std::path::Path) -> Result<(), ServerError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let err = |source| ServerError::DataDir { path: path.to_path_buf(), source };
+    if !path.exists() {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(path).map_err(err)?;
+    }
+    Ok(())
+}

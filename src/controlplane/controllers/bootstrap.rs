@@ -1,0 +1,46 @@
+//! Objects every cluster starts with: the system namespaces and kube-apiserver's bootstrap RBAC
+//! policy. Created when missing; never overwritten (an administrator may have changed them).
+
+use serde_json::json;
+
+use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::apiserver::internal::create_if_missing;
+use crate::controlplane::apiserver::state::ApiState;
+use crate::controlplane::auth::default_policy;
+
+/// The namespaces kube-apiserver and kube-controller-manager create.
+pub const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];
+
+pub async fn run(state: &ApiState) -> Result<(), ApiError> {
+    for ns in SYSTEM_NAMESPACES {
+        let obj = json!({
+            "apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": ns, "labels": {"kubernetes.io/metadata.name": ns}},
+            "spec": {"finalizers": ["kubernetes"]},
+            "status": {"phase": "Active"},
+        });
+        create_if_missing(state, "", "namespaces", obj).await?;
+    }
+    let (roles, bindings) = default_policy();
+    for role in roles {
+        let obj = serde_json::to_value(&role).map_err(|e| ApiError::internal(&e.to_string()))?;
+        create_if_missing(state, "rbac.authorization.k8s.io", "clusterroles", with_type(obj, "ClusterRole")).await?;
+    }
+    for binding in bindings {
+        let obj = serde_json::to_value(&binding).map_err(|e| ApiError::internal(&e.to_string()))?;
+        create_if_missing(
+            state,
+            "rbac.authorization.k8s.io",
+            "clusterrolebindings",
+            with_type(obj, "ClusterRoleBinding"),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+fn with_type(mut obj: serde_json::Value, kind: &str) -> serde_json::Value {
+    obj["apiVersion"] = json!("rbac.authorization.k8s.io/v1");
+    obj["kind"] = json!(kind);
+    obj
+}

@@ -1,0 +1,10 @@
+//! Control loops inside the plane. The API server's own caches (served CRDs, the RBAC
+//! snapshot) follow the store directly, as kube-apiserver's do; everything that in Kubernetes
+//! belongs to kube-controller-manager (service-account tokens) talks to the API server through
+//! a client, like any other controller.
+
+pub mod bootstrap;
+pub mod crd;
+pub mod follow;
+pub mod rbac;
+pub mod serviceaccount_token;

@@ -1,0 +1,156 @@
+//! A real control plane for tests: `karmadactl controlplane serve` on 127.0.0.1:0 with a temp
+//! data dir, stopped (SIGTERM, then SIGKILL) when dropped.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+static MANIFESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+pub struct Plane {
+    pub dir: tempfile::TempDir,
+    pub data_dir: PathBuf,
+    pub url: String,
+    pub kubeconfig: PathBuf,
+    child: Option<Child>,
+}
+
+impl Plane {
+    /// Starts a plane in a fresh data dir.
+    pub fn start() -> Plane {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data_dir = dir.path().join("plane");
+        let (child, url) = spawn(&data_dir);
+        Plane { kubeconfig: data_dir.join("admin.kubeconfig"), data_dir, url, dir, child: Some(child) }
+    }
+
+    /// Kills the server without warning (kill -9).
+    pub fn kill9(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts the server again on the same data dir (after a stop or a kill -9).
+    pub fn restart(&mut self) {
+        self.stop();
+        let (child, url) = spawn(&self.data_dir);
+        self.url = url;
+        self.child = Some(child);
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// SIGTERM and wait (graceful stop).
+    pub fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            unsafe {
+                libc::kill(c.id() as i32, libc::SIGTERM);
+            }
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = c.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// A kubectl (1.32 unless said otherwise) command against this plane as the administrator.
+    pub fn kubectl(&self) -> Command {
+        self.kubectl_version("1.32")
+    }
+
+    pub fn kubectl_version(&self, version: &str) -> Command {
+        let mut cmd = Command::new(super::kubectl_binary(version));
+        cmd.env_clear()
+            .env("HOME", self.dir.path())
+            .env("PATH", "/usr/bin:/bin")
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.dir.path().join("kube-cache"));
+        cmd
+    }
+
+    /// Runs kubectl with `args`; returns (exit code, stdout, stderr).
+    pub fn kubectl_run(&self, args: &[&str]) -> super::Run {
+        let mut cmd = self.kubectl();
+        cmd.args(args);
+        super::run(cmd)
+    }
+
+    /// Like [`kubectl_run`] but panics unless it succeeded.
+    pub fn kubectl_ok(&self, args: &[&str]) -> String {
+        let out = self.kubectl_run(args);
+        assert_eq!(out.code, 0, "kubectl {args:?} failed:\nstdout: {}\nstderr: {}", out.stdout, out.stderr);
+        out.stdout
+    }
+
+    /// Writes a file in the test's temp dir and returns its path.
+    pub fn file(&self, name: &str, content: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+
+    /// `kubectl create -f` of a manifest (JSON bodies: kubectl's generator commands such as
+    /// `create namespace` send protobuf since 1.31, which this server does not decode yet).
+    pub fn create(&self, manifest: &str) -> String {
+        let n = MANIFESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = self.file(&format!("manifest-{n}.yaml"), manifest);
+        self.kubectl_ok(&["create", "-f", path.to_str().unwrap()])
+    }
+
+    pub fn ca_pem(&self) -> String {
+        std::fs::read_to_string(self.data_dir.join("pki/ca.crt")).expect("the plane wrote its CA")
+    }
+}
+
+impl Drop for Plane {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn spawn(data_dir: &Path) -> (Child, String) {
+    // The server's own log goes next to its data dir, so failures can be read without noise.
+    std::fs::create_dir_all(data_dir.parent().unwrap_or(data_dir)).expect("test dir");
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(data_dir.with_extension("log"))
+        .expect("server log file");
+    let mut child = Command::new(super::bin())
+        .args(["controlplane", "serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log))
+        .spawn()
+        .expect("karmadactl controlplane serve starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    // The first stdout line is the URL, printed once the server is ready.
+    let n = reader.read_line(&mut line).expect("read the server URL");
+    assert!(n > 0, "the control plane exited before printing its URL");
+    let url = line.trim().to_string();
+    assert!(url.starts_with("https://127.0.0.1:"), "unexpected first line: {url:?}");
+    // Keep draining stdout so the server never blocks on a full pipe.
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+            sink.clear();
+        }
+    });
+    (child, url)
+}
