@@ -681,6 +681,7 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on; port 0 picks a free port' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-ip -d 'Extra IP addresses for the serving certificate, comma-separated' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-dns -d 'Extra DNS names for the serving certificate, comma-separated' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l watch-history -d 'How long watch history is kept: a watch can resume from any resourceVersion written within this window; older ones get 410 Gone and the client relists' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubernetes-version -d 'The Kubernetes version the server reports on /version' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''

@@ -657,6 +657,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on; port 0 picks a free port')
             [CompletionResult]::new('--cert-external-ip', '--cert-external-ip', [CompletionResultType]::ParameterName, 'Extra IP addresses for the serving certificate, comma-separated')
             [CompletionResult]::new('--cert-external-dns', '--cert-external-dns', [CompletionResultType]::ParameterName, 'Extra DNS names for the serving certificate, comma-separated')
+            [CompletionResult]::new('--watch-history', '--watch-history', [CompletionResultType]::ParameterName, 'How long watch history is kept: a watch can resume from any resourceVersion written within this window; older ones get 410 Gone and the client relists')
             [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'The Kubernetes version the server reports on /version')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')

@@ -194,3 +194,36 @@ async fn a_controller_reconciles_a_custom_resource() {
     }
     controller.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_from_compacted_history_gets_410_and_a_recent_one_resumes() {
+    use kube::api::{WatchEvent, WatchParams};
+    let plane = Plane::start_with(&["--watch-history", "1s"]);
+    let cms: Api<ConfigMap> = Api::namespaced(client(&plane).await, "default");
+    let first = cms.create(&PostParams::default(), &configmap("old", "1")).await.unwrap();
+    let old_rv = first.metadata.resource_version.unwrap();
+    for i in 0..5 {
+        cms.create(&PostParams::default(), &configmap(&format!("later-{i}"), "x")).await.unwrap();
+    }
+    // Wait past the history window (compaction runs four times per window).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let recent = cms.create(&PostParams::default(), &configmap("recent", "2")).await.unwrap();
+    let recent_rv = recent.metadata.resource_version.unwrap();
+
+    let mut stream = cms.watch(&WatchParams::default().timeout(5), &old_rv).await.unwrap().boxed();
+    match tokio::time::timeout(Duration::from_secs(5), stream.next()).await.unwrap() {
+        Some(Ok(WatchEvent::Error(e))) => {
+            assert_eq!(e.code, 410, "{e:?}");
+            assert_eq!(e.reason, "Expired");
+        }
+        other => panic!("a watch from compacted history must end with 410 Gone, got {other:?}"),
+    }
+
+    // A watch from a version still in history resumes and sees the next change.
+    let mut stream = cms.watch(&WatchParams::default().timeout(5), &recent_rv).await.unwrap().boxed();
+    cms.create(&PostParams::default(), &configmap("after", "3")).await.unwrap();
+    match tokio::time::timeout(Duration::from_secs(5), stream.next()).await.unwrap() {
+        Some(Ok(WatchEvent::Added(cm))) => assert_eq!(cm.name_any(), "after"),
+        other => panic!("expected the next ADDED event, got {other:?}"),
+    }
+}

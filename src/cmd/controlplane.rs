@@ -47,6 +47,11 @@ pub struct ServeArgs {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub cert_external_dns: Vec<String>,
 
+    /// How long watch history is kept: a watch can resume from any resourceVersion written
+    /// within this window; older ones get 410 Gone and the client relists.
+    #[arg(long, default_value = "5m0s", value_name = "DURATION")]
+    pub watch_history: String,
+
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
@@ -90,6 +95,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(data_dir, listen);
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
+    config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;
     init_tracing(ctx.global.verbosity);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

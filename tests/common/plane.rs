@@ -16,15 +16,22 @@ pub struct Plane {
     pub url: String,
     pub kubeconfig: PathBuf,
     child: Option<Child>,
+    extra: Vec<String>,
 }
 
 impl Plane {
     /// Starts a plane in a fresh data dir.
     pub fn start() -> Plane {
+        Self::start_with(&[])
+    }
+
+    /// Starts a plane with extra `controlplane serve` flags.
+    pub fn start_with(extra: &[&str]) -> Plane {
         let dir = tempfile::tempdir().expect("temp dir");
         let data_dir = dir.path().join("plane");
-        let (child, url) = spawn(&data_dir);
-        Plane { kubeconfig: data_dir.join("admin.kubeconfig"), data_dir, url, dir, child: Some(child) }
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        let (child, url) = spawn(&data_dir, &extra);
+        Plane { kubeconfig: data_dir.join("admin.kubeconfig"), data_dir, url, dir, child: Some(child), extra }
     }
 
     /// Kills the server without warning (kill -9).
@@ -38,7 +45,7 @@ impl Plane {
     /// Starts the server again on the same data dir (after a stop or a kill -9).
     pub fn restart(&mut self) {
         self.stop();
-        let (child, url) = spawn(&self.data_dir);
+        let (child, url) = spawn(&self.data_dir, &self.extra);
         self.url = url;
         self.child = Some(child);
     }
@@ -122,7 +129,7 @@ impl Drop for Plane {
     }
 }
 
-fn spawn(data_dir: &Path) -> (Child, String) {
+fn spawn(data_dir: &Path, extra: &[String]) -> (Child, String) {
     // The server's own log goes next to its data dir, so failures can be read without noise.
     std::fs::create_dir_all(data_dir.parent().unwrap_or(data_dir)).expect("test dir");
     let log = std::fs::OpenOptions::new()
@@ -133,6 +140,7 @@ fn spawn(data_dir: &Path) -> (Child, String) {
     let mut child = Command::new(super::bin())
         .args(["controlplane", "serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log))
         .spawn()

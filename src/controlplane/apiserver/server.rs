@@ -126,9 +126,12 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         rbac_synced: AtomicBool::new(false),
     });
 
+    // History is kept for the configured window only; compaction runs a few times per window
+    // (at least once a minute) so the window is honoured closely.
+    let interval = (config.watch_history / 4).clamp(Duration::from_millis(250), Duration::from_secs(60));
     let mut background = vec![spawn_compactor(
         store.clone(),
-        CompactionPolicy { interval: Duration::from_secs(60), keep_for: config.watch_history, keep_revisions: 10_000 },
+        CompactionPolicy { interval, keep_for: config.watch_history, keep_revisions: 0 },
     )];
     controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
