@@ -32,12 +32,6 @@ fn kubectl_as(plane: &Plane, kubeconfig: &PathBuf, args: &[&str]) -> common::Run
     kubectl_version_as(plane, "1.32", kubeconfig, args)
 }
 
-/// For typed requests kubectl 1.31+ sends as protobuf (`auth whoami`, `auth can-i`,
-/// `create token`), which the server does not decode yet: kubectl 1.30 sends JSON.
-fn kubectl_json_as(plane: &Plane, kubeconfig: &PathBuf, args: &[&str]) -> common::Run {
-    kubectl_version_as(plane, "1.30", kubeconfig, args)
-}
-
 fn kubectl_version_as(plane: &Plane, version: &str, kubeconfig: &PathBuf, args: &[&str]) -> common::Run {
     let mut cmd = std::process::Command::new(common::kubectl_binary(version));
     cmd.env_clear()
@@ -95,7 +89,7 @@ fn bootstrap_tokens_authenticate_until_they_expire() {
     plane.kubectl_ok(&["create", "-f", expired.to_str().unwrap()]);
 
     let token = kubeconfig_for(&plane, "bootstrap", |b| b.token("abcdef.0123456789abcdef"));
-    let who = kubectl_json_as(&plane, &token, &["auth", "whoami", "-o", "json"]);
+    let who = kubectl_as(&plane, &token, &["auth", "whoami", "-o", "json"]);
     assert_eq!(who.code, 0, "{}", who.stderr);
     let who: serde_json::Value = serde_json::from_str(&who.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], "system:bootstrap:abcdef");
@@ -193,13 +187,13 @@ fn service_account_tokens_are_authorized_by_role_bindings() {
     assert_ne!(elsewhere.code, 0, "a RoleBinding grants only in its namespace");
 
     // A TokenRequest token for the same account works the same way.
-    let mut create_token = plane.kubectl_version("1.30");
+    let mut create_token = plane.kubectl();
     create_token.args(["create", "token", "robot", "-n", "team"]);
     let bound = common::run(create_token);
     assert_eq!(bound.code, 0, "{}", bound.stderr);
     let bound = bound.stdout;
     let kc2 = kubeconfig_for(&plane, "robot-bound", |b| b.token(bound.trim().to_string()));
-    let who = kubectl_json_as(&plane, &kc2, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"]);
+    let who = kubectl_as(&plane, &kc2, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"]);
     assert_eq!(who.stdout.trim(), "system:serviceaccount:team:robot", "{}", who.stderr);
 
     // Deleting the Secret revokes the legacy token.
@@ -223,13 +217,13 @@ fn client_certificate_without_bindings_is_authenticated_but_denied() {
     let kc = kubeconfig_for(&plane, "alice", |b| {
         b.client_certificate(issued.cert_pem.clone().into_bytes(), issued.key_pem().into_bytes())
     });
-    let who = kubectl_json_as(&plane, &kc, &["auth", "whoami", "-o", "json"]);
+    let who = kubectl_as(&plane, &kc, &["auth", "whoami", "-o", "json"]);
     assert_eq!(who.code, 0, "{}", who.stderr);
     let who: serde_json::Value = serde_json::from_str(&who.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], "alice");
     assert!(who["status"]["userInfo"]["groups"].as_array().unwrap().iter().any(|g| g == "devs"));
     let denied = kubectl_as(&plane, &kc, &["get", "pods", "-n", "default"]);
     assert!(denied.stderr.contains("User \"alice\" cannot list resource \"pods\""), "{}", denied.stderr);
-    let can_i = kubectl_json_as(&plane, &kc, &["auth", "can-i", "list", "pods"]);
+    let can_i = kubectl_as(&plane, &kc, &["auth", "can-i", "list", "pods"]);
     assert_eq!(can_i.stdout.trim(), "no");
 }

@@ -251,15 +251,16 @@ fn auth_can_i_for_the_admin_and_for_others() {
     ]);
     assert_eq!(as_alice.trim(), "false", "alice has no bindings");
 
-    // `kubectl auth can-i` end to end. kubectl 1.31+ encodes this typed request as protobuf,
-    // which the server does not decode yet, so this uses 1.30 (JSON).
-    let mut yes = plane.kubectl_version("1.30");
-    yes.args(["auth", "can-i", "create", "deployments"]);
-    let yes = common::run(yes);
-    assert_eq!(yes.stdout.trim(), "yes", "{}", yes.stderr);
-    let mut no = plane.kubectl_version("1.30");
-    no.args(["auth", "can-i", "get", "secrets", "--as", "alice"]);
-    let no = common::run(no);
-    assert_eq!(no.stdout.trim(), "no", "{} {}", no.stdout, no.stderr);
-    assert_eq!(no.code, 1, "kubectl exits 1 when the answer is no");
+    // `kubectl auth can-i` end to end: 1.32 sends the review as protobuf, 1.30 as JSON.
+    for version in ["1.32", "1.30"] {
+        let mut yes = plane.kubectl_version(version);
+        yes.args(["auth", "can-i", "create", "deployments"]);
+        let yes = common::run(yes);
+        assert_eq!(yes.stdout.trim(), "yes", "kubectl {version}: {}", yes.stderr);
+        let mut no = plane.kubectl_version(version);
+        no.args(["auth", "can-i", "get", "secrets", "--as", "alice"]);
+        let no = common::run(no);
+        assert_eq!(no.stdout.trim(), "no", "kubectl {version}: {} {}", no.stdout, no.stderr);
+        assert_eq!(no.code, 1, "kubectl exits 1 when the answer is no");
+    }
 }

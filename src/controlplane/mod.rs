@@ -10,5 +10,6 @@ pub mod apimachinery;
 pub mod apiserver;
 pub mod auth;
 pub mod controllers;
+pub mod protobuf;
 pub mod registry;
 pub mod store;

@@ -110,8 +110,7 @@ impl Plane {
         p
     }
 
-    /// `kubectl create -f` of a manifest (JSON bodies: kubectl's generator commands such as
-    /// `create namespace` send protobuf since 1.31, which this server does not decode yet).
+    /// `kubectl create -f` of a manifest.
     pub fn create(&self, manifest: &str) -> String {
         let n = MANIFESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = self.file(&format!("manifest-{n}.yaml"), manifest);

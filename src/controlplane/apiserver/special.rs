@@ -44,6 +44,10 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<O
 }
 
 fn body(call: &Call) -> Result<Value, ApiError> {
+    // kubectl 1.31+ sends these reviews as protobuf.
+    if crate::controlplane::protobuf::is_protobuf(call.content_type()) {
+        return crate::controlplane::protobuf::decode_request(&call.body);
+    }
     serde_json::from_slice(&call.body)
         .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON: {e}")))
 }

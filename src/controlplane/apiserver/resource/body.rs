@@ -1,9 +1,10 @@
-//! Request bodies: JSON or YAML objects, checked for the kind and version the URL names.
+//! Request bodies: JSON, YAML or protobuf objects, checked for the kind and version the URL names.
 
 use serde_json::Value;
 
 use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::registry::ResourceDef;
+use crate::controlplane::protobuf;
+use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::Call;
 
@@ -18,6 +19,8 @@ pub fn decode_object(call: &Call, def: &ResourceDef) -> Result<Value, ApiError> 
             let text = std::str::from_utf8(&call.body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
             serde_saphyr::from_str(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?
         }
+        // Built-ins only: kube answers 415 to protobuf for custom resources.
+        protobuf::MEDIA_TYPE if matches!(def.source, Source::Builtin) => protobuf::decode_request(&call.body)?,
         other => {
             return Err(ApiError::unsupported_media_type(other, &["application/json", "application/yaml"]));
         }

@@ -34,6 +34,12 @@ fn options(call: &Call) -> Result<DeleteOptions, ApiError> {
     if call.body.iter().all(u8::is_ascii_whitespace) {
         return Ok(DeleteOptions::default());
     }
+    // client-go's typed clients send DeleteOptions as protobuf since 1.31.
+    if crate::controlplane::protobuf::is_protobuf(call.content_type()) {
+        let value = crate::controlplane::protobuf::decode_request(&call.body)?;
+        return serde_json::from_value(value)
+            .map_err(|e| ApiError::bad_request(format!("the body of the request is not valid DeleteOptions: {e}")));
+    }
     serde_json::from_slice(&call.body)
         .map_err(|e| ApiError::bad_request(format!("the body of the request is not valid DeleteOptions: {e}")))
 }
