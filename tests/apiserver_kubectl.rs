@@ -264,3 +264,31 @@ fn auth_can_i_for_the_admin_and_for_others() {
         assert_eq!(no.code, 1, "kubectl exits 1 when the answer is no");
     }
 }
+
+#[test]
+fn scale_through_the_scale_subresource() {
+    let plane = Plane::start();
+    let dep = plane.file("deploy.yaml", DEPLOYMENT);
+    plane.kubectl_ok(&["apply", "-f", dep.to_str().unwrap()]);
+    assert_eq!(
+        plane.kubectl_ok(&["scale", "deployment", "nginx", "--replicas=5"]).trim(),
+        "deployment.apps/nginx scaled"
+    );
+    let obj = json(&plane.kubectl_ok(&["get", "deployment", "nginx", "-o", "json"]));
+    assert_eq!(obj["spec"]["replicas"], 5);
+    assert_eq!(obj["metadata"]["generation"], 2, "a replica change is a spec change");
+    assert_eq!(obj["spec"]["template"]["spec"]["containers"][0]["image"], "nginx:1.25", "nothing else changed");
+    let scale = json(&plane.kubectl_ok(&["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/nginx/scale"]));
+    assert_eq!(scale["kind"], "Scale");
+    assert_eq!(scale["apiVersion"], "autoscaling/v1");
+    assert_eq!(scale["spec"]["replicas"], 5);
+    assert_eq!(scale["status"]["selector"], "app=nginx");
+    assert_eq!(scale["metadata"]["resourceVersion"], obj["metadata"]["resourceVersion"]);
+    // A stale precondition is refused (kubectl checks it against the Scale it read), and
+    // changes nothing.
+    let stale = plane.kubectl_run(&["scale", "deployment", "nginx", "--replicas=1", "--resource-version=1"]);
+    assert_ne!(stale.code, 0);
+    assert!(stale.stderr.contains("resource version"), "{}", stale.stderr);
+    let again = json(&plane.kubectl_ok(&["get", "deployment", "nginx", "-o", "json"]));
+    assert_eq!(again["spec"]["replicas"], 5);
+}

@@ -17,6 +17,7 @@ pub mod nonresource;
 pub mod object;
 pub mod pki;
 pub mod resource;
+pub mod scale;
 pub mod server;
 pub mod special;
 pub mod state;

@@ -38,6 +38,7 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<O
         }
         ("authentication.k8s.io", "tokenreviews", "", "create") => token_review(state, call).await?,
         ("", "serviceaccounts", "token", "create") => token_request(state, call).await?,
+        (_, _, "scale", "get" | "update" | "patch") => super::scale::serve(state, call, def).await?,
         _ => return Ok(None),
     };
     Ok(Some(resp))
