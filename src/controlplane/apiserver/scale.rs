@@ -49,15 +49,15 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             },
             other => return Err(ApiError::method_not_supported(&format!("{}/scale", def.plural), other)),
         };
-        if let Some(want) = desired.pointer("/metadata/resourceVersion").and_then(Value::as_str) {
-            if want != rev.to_string() {
-                return Err(ApiError::conflict(
-                    &def.group,
-                    &def.plural,
-                    name,
-                    crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
-                ));
-            }
+        if let Some(want) = desired.pointer("/metadata/resourceVersion").and_then(Value::as_str)
+            && want != rev.to_string()
+        {
+            return Err(ApiError::conflict(
+                &def.group,
+                &def.plural,
+                name,
+                crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
+            ));
         }
         let replicas = desired.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(0);
         if replicas < 0 {
