@@ -59,6 +59,17 @@ async fn typed_client_round_trip() {
     cms.delete("typed", &DeleteParams::default()).await.unwrap();
     let err = cms.get("typed").await.unwrap_err();
     assert!(matches!(err, kube::Error::Api(ref e) if e.code == 404 && e.reason == "NotFound"), "{err:?}");
+
+    // deletecollection removes exactly what the selector matches.
+    for (name, suite) in [("a", "kube-rs"), ("b", "kube-rs"), ("keep", "other")] {
+        let cm: ConfigMap =
+            serde_json::from_value(json!({"metadata": {"name": name, "labels": {"suite": suite}}})).unwrap();
+        cms.create(&PostParams::default(), &cm).await.unwrap();
+    }
+    cms.delete_collection(&DeleteParams::default(), &ListParams::default().labels("suite=kube-rs")).await.unwrap();
+    let left: Vec<String> =
+        cms.list(&ListParams::default()).await.unwrap().items.iter().map(|c| c.name_any()).collect();
+    assert_eq!(left, ["keep"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -188,6 +188,34 @@ fn discovery_api_resources_and_versions() {
 }
 
 #[test]
+fn health_checks_and_metrics() {
+    let plane = Plane::start();
+    assert_eq!(plane.kubectl_ok(&["get", "--raw", "/readyz"]).trim(), "ok");
+    let verbose = plane.kubectl_ok(&["get", "--raw", "/readyz?verbose"]);
+    assert!(verbose.contains("[+]etcd ok"), "{verbose}");
+    assert!(verbose.contains("[+]poststarthook/rbac/bootstrap-roles ok"), "{verbose}");
+    assert!(verbose.trim_end().ends_with("readyz check passed"), "{verbose}");
+    assert_eq!(plane.kubectl_ok(&["get", "--raw", "/livez"]).trim(), "ok");
+    plane.create("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: counted\n  namespace: default\n");
+    plane.kubectl_ok(&["get", "configmap", "counted"]);
+    let metrics = plane.kubectl_ok(&["get", "--raw", "/metrics"]);
+    assert!(
+        metrics.contains("apiserver_request_total{code=\"201\",resource=\"configmaps\",verb=\"create\"} 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("apiserver_request_total{code=\"200\",resource=\"configmaps\",verb=\"get\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("apiserver_request_duration_seconds_bucket{resource=\"configmaps\",verb=\"get\",le=\"+Inf\"}"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("karmada_store_commit_duration_seconds_count{store=\"default\"}"), "{metrics}");
+    assert!(metrics.contains("apiserver_registered_watchers "), "{metrics}");
+}
+
+#[test]
 fn watch_sees_a_later_change() {
     let plane = Plane::start();
     plane.create("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: default\ndata:\n  k: v\n");
