@@ -14,9 +14,6 @@ use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
 use super::super::{object, store_access};
 
-/// Page size used to scan the store when the client gave no limit.
-const SCAN_PAGE: usize = 500;
-
 const CONTINUE_EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 /// The label and field selectors of a list or watch.
@@ -96,7 +93,9 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     let mut remaining = None;
     let revision;
     loop {
-        opts.limit = Some(if limit > 0 { (limit - items.len()).max(1) } else { SCAN_PAGE });
+        // Without a client limit the whole collection is read at once: paging internally would
+        // make the store count the remaining rows for every page, which dominated large lists.
+        opts.limit = (limit > 0).then(|| (limit - items.len()).max(1));
         let page = match state.store.list(&prefix, opts.clone()).await {
             Ok(p) => p,
             Err(StoreError::Compacted { .. }) if call.param("continue").is_some() => {
