@@ -417,7 +417,7 @@ fn run() -> anyhow::Result<()> {
     let prefix = karmadactl::controlplane::apiserver::store_access::prefix("", "configmaps", Some(list_ns));
     let split = client_rt.block_on(floors::list_in_process(&plane_dir.join("state.db"), &prefix, LIST_RUNS))?;
     notes.push(format!(
-        "LIST split, re-enacted in-process on the plane's database (no HTTP): store read in pages of 500 as the handler does {} (the same rows in one unpaged read: {}), JSON decode of every object {}, serialising the list {}.",
+        "LIST split, re-enacted in-process on the plane's database (no HTTP): store read in pages of 500 (with per-page counts) {} against one unpaged read (what the handler does) {}, JSON decode of every object {}, serialising the list {}.",
         ms(split.store),
         ms(split.store_unpaged),
         ms(split.decode),
