@@ -8,6 +8,10 @@
 //! fsync on the same disk, and a tokio broadcast fan-out. The load generator and the servers
 //! share the machine's cores, for the karmadactl figures and for their limits alike.
 
+#[path = "common/machine.rs"]
+mod machine;
+use machine::machine;
+
 #[path = "apiserver/bare.rs"]
 mod bare;
 #[path = "apiserver/client.rs"]
@@ -547,20 +551,6 @@ fn ms(d: Duration) -> String {
 
 fn mb(kib: u64) -> String {
     format!("{:.1} MB", kib as f64 * 1024.0 / 1e6)
-}
-
-fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    format!("{cores} cores, {cpu}, Linux {}", kernel.trim())
 }
 
 fn print_section(rows: &[Row], notes: &[String]) {

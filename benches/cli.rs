@@ -2,6 +2,10 @@
 //! `/bin/true` (the cost of starting any process on this machine), and the binary's size.
 //! Run with `cargo bench --bench cli`; prints a Markdown section for docs/performance.md.
 
+#[path = "common/machine.rs"]
+mod machine;
+use machine::machine;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -52,25 +56,16 @@ fn measure(argv: &[&str], runs: usize) -> Summary {
     let mut rss: Vec<i64> = samples.iter().map(|s| s.max_rss_kib).collect();
     rss.sort_unstable();
     let rss_p50 = rss.get(rss.len() / 2).copied().unwrap_or(0);
-    Summary { p50: pct(0.50), p95: pct(0.95), rss_p50_mib: rss_p50 as f64 / 1024.0, max_rss_mib: max_rss as f64 / 1024.0 }
+    Summary {
+        p50: pct(0.50),
+        p95: pct(0.95),
+        rss_p50_mib: rss_p50 as f64 / 1024.0,
+        max_rss_mib: max_rss as f64 / 1024.0,
+    }
 }
 
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    format!("{cores} cores, {cpu}, Linux {}", kernel.trim())
 }
 
 fn main() {
@@ -89,7 +84,10 @@ fn main() {
     println!("|---|---|---|---|---|");
     println!("| `version` wall time, p50 | {} | {} | ≤ 3 ms | 57 ms |", ms(ours.p50), ms(floor.p50));
     println!("| `version` wall time, p95 | {} | {} | | |", ms(ours.p95), ms(floor.p95));
-    println!("| `version` peak RSS, median run | {:.1} MiB | {:.1} MiB | ≤ 8 MiB | 50 MiB |", ours.rss_p50_mib, floor.rss_p50_mib);
+    println!(
+        "| `version` peak RSS, median run | {:.1} MiB | {:.1} MiB | ≤ 8 MiB | 50 MiB |",
+        ours.rss_p50_mib, floor.rss_p50_mib
+    );
     println!("| `version` peak RSS, worst run | {:.1} MiB | {:.1} MiB | | |", ours.max_rss_mib, floor.max_rss_mib);
     println!("| release binary size | {:.1} MB | | ≤ 35 MB (finished binary) | 72 MB |", size as f64 / 1e6);
 }
