@@ -1,6 +1,6 @@
 //! How an API server instance is configured: where its data lives and where it listens.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,6 +30,15 @@ pub struct ServerConfig {
     pub watch_history: Duration,
     /// Largest request body accepted (kube-apiserver's limit is 3 MiB).
     pub max_request_bytes: usize,
+    /// Where the PKI lives when not under `<data-dir>/pki` (`init --karmada-pki`).
+    pub pki_dir: Option<PathBuf>,
+    /// Where the admin kubeconfig is written when not `<data-dir>/admin.kubeconfig`.
+    pub admin_kubeconfig: Option<PathBuf>,
+    /// Validity of newly issued leaf certificates (the CA always gets ten years).
+    pub leaf_validity: Duration,
+    /// The address clients are told to use (kubeconfig, `kube-public/cluster-info`) when the
+    /// listen address is not the one members can reach.
+    pub advertise_address: Option<IpAddr>,
 }
 
 impl ServerConfig {
@@ -42,11 +51,15 @@ impl ServerConfig {
             kubernetes_version: crate::wellknown::KUBERNETES_API_VERSION.to_string(),
             watch_history: Duration::from_secs(5 * 60),
             max_request_bytes: 3 * 1024 * 1024,
+            pki_dir: None,
+            admin_kubeconfig: None,
+            leaf_validity: Duration::from_secs(365 * 24 * 3600),
+            advertise_address: None,
         }
     }
 
     pub fn pki_dir(&self) -> PathBuf {
-        self.data_dir.join("pki")
+        self.pki_dir.clone().unwrap_or_else(|| self.data_dir.join("pki"))
     }
 
     pub fn store_path(&self) -> PathBuf {
@@ -54,6 +67,6 @@ impl ServerConfig {
     }
 
     pub fn admin_kubeconfig_path(&self) -> PathBuf {
-        self.data_dir.join("admin.kubeconfig")
+        self.admin_kubeconfig.clone().unwrap_or_else(|| self.data_dir.join("admin.kubeconfig"))
     }
 }

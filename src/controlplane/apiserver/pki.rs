@@ -15,7 +15,6 @@ pub const ADMIN: &str = "admin";
 pub const SERVICE_ACCOUNT_KEY: &str = "sa.key";
 
 const CA_VALIDITY: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
-const LEAF_VALIDITY: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Everything the server needs from its PKI, loaded into memory.
 pub struct PlanePki {
@@ -39,7 +38,8 @@ pub struct ServingNames {
 impl PlanePki {
     /// Loads the PKI under `dir`, creating whatever is missing. An existing CA is always
     /// reused; a serving certificate that lacks a requested name is reissued from that CA.
-    pub fn load_or_create(dir: &Path, names: &ServingNames) -> Result<Self, PkiError> {
+    /// New leaf certificates are valid for `leaf_validity` from now.
+    pub fn load_or_create(dir: &Path, names: &ServingNames, leaf_validity: Duration) -> Result<Self, PkiError> {
         std::fs::create_dir_all(dir).map_err(|e| PkiError::Write { path: dir.to_path_buf(), source: e })?;
         let mut created = Vec::new();
         let ca = match crate::pki::read_pair(dir, CA) {
@@ -61,7 +61,7 @@ impl PlanePki {
         let serving = match crate::pki::read_pair(dir, APISERVER) {
             Ok(pair) if covers(&pair.cert_pem, &dns, &ips) => pair,
             _ => {
-                let spec = LeafSpec::server("karmada-apiserver", dns, ips, Validity::from_now(LEAF_VALIDITY)?);
+                let spec = LeafSpec::server("karmada-apiserver", dns, ips, Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
                 crate::pki::write_pair(dir, APISERVER, &pair)?;
@@ -74,7 +74,7 @@ impl PlanePki {
             Ok(pair) => pair,
             Err(_) => {
                 let spec =
-                    LeafSpec::client("system:admin", vec!["system:masters".into()], Validity::from_now(LEAF_VALIDITY)?);
+                    LeafSpec::client("system:admin", vec!["system:masters".into()], Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
                 crate::pki::write_pair(dir, ADMIN, &pair)?;

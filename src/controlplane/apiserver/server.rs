@@ -17,7 +17,7 @@ use crate::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
 use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
 use crate::kubeconfig::KubeconfigBuilder;
 
-use super::config::ServerConfig;
+use super::config::{Profile, ServerConfig};
 use super::metrics::Metrics;
 use super::pki::PlanePki;
 use super::state::ApiState;
@@ -106,7 +106,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     create_private_dir(&config.data_dir)?;
     let mut names = config.serving_names.clone();
     names.ips.push(config.listen.ip());
-    let pki = PlanePki::load_or_create(&config.pki_dir(), &names)?;
+    names.ips.extend(config.advertise_address);
+    let pki = PlanePki::load_or_create(&config.pki_dir(), &names, config.leaf_validity)?;
     let sqlite = SqliteStore::open(&config.store_path(), SqliteOptions::default())?;
     let store: Arc<dyn Store> = sqlite;
     let tokens = ServiceAccountTokens::new(
@@ -134,6 +135,9 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         CompactionPolicy { interval, keep_for: config.watch_history, keep_revisions: 0 },
     )];
     controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
+    if config.profile == Profile::Karmada {
+        controllers::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
+    }
     let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
     background.push(tokio::spawn(follow::run(
         state.clone(),
@@ -156,7 +160,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         .await
         .map_err(|source| ServerError::Bind { addr: config.listen, source })?;
     let address = listener.local_addr().map_err(|source| ServerError::Bind { addr: config.listen, source })?;
-    let url = client_url(address);
+    let url = client_url(address, config.advertise_address);
     let tls_config = tls::server_config(&pki.serving.cert_pem, &pki.serving.key_pem, pki.ca.cert_pem())?;
     let (stop, stop_rx) = watch::channel(false);
     let server = tokio::spawn(listener::serve(listener, tls_config, dispatch::router(state.clone()), stop_rx));
@@ -174,14 +178,23 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
     let client = controller_client(&kubeconfig).await?;
-    background.push(tokio::spawn(controllers::serviceaccount_token::run(client, state.clone())));
+    background.push(tokio::spawn(controllers::serviceaccount_token::run(client.clone(), state.clone())));
+    if config.profile == Profile::Karmada {
+        let cluster_info = controllers::bootstrap_signer::cluster_info_kubeconfig(&url, pki.ca.cert_pem());
+        // Members discover the plane through cluster-info, so it exists before start returns.
+        controllers::bootstrap_signer::ensure_cluster_info(&client, &cluster_info)
+            .await
+            .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
+        background.push(tokio::spawn(controllers::bootstrap_signer::run(client, cluster_info)));
+    }
 
     Ok(RunningServer { address, url, admin_kubeconfig, state, created_pki: pki.created, stop, server, background })
 }
 
-/// The URL clients use: an unspecified listen address is reached on loopback.
-fn client_url(addr: SocketAddr) -> String {
-    let ip = match addr.ip() {
+/// The URL clients use: the advertised address when there is one, else the listen address,
+/// where an unspecified one is reached on loopback.
+fn client_url(addr: SocketAddr, advertise: Option<IpAddr>) -> String {
+    let ip = match advertise.unwrap_or(addr.ip()) {
         IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         ip => ip,

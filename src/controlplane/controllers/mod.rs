@@ -4,7 +4,9 @@
 //! a client, like any other controller.
 
 pub mod bootstrap;
+pub mod bootstrap_signer;
 pub mod crd;
 pub mod follow;
+pub mod karmada_bootstrap;
 pub mod rbac;
 pub mod serviceaccount_token;
