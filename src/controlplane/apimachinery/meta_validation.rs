@@ -29,6 +29,9 @@ pub enum NameRule {
     Dns1035Label,
     /// Any string safe as one URL path segment (no `/` or `%`, not `.`/`..`): RBAC objects.
     PathSegment,
+    /// Karmada member clusters: a DNS-1123 label of at most 48 characters (the cluster name
+    /// becomes part of `karmada-es-<name>` and other derived names).
+    ClusterName,
 }
 
 impl NameRule {
@@ -42,9 +45,19 @@ impl NameRule {
             Self::Dns1035Label => is_dns1035_label(&masked),
             Self::PathSegment if prefix => is_valid_path_segment_prefix(name),
             Self::PathSegment => is_valid_path_segment_name(name),
+            Self::ClusterName => {
+                let mut errs = is_dns1123_label(&masked);
+                if !prefix && name.len() > MAX_CLUSTER_NAME {
+                    errs.push(format!("must be no more than {MAX_CLUSTER_NAME} characters"));
+                }
+                errs
+            }
         }
     }
 }
+
+/// Longest member cluster name Karmada accepts.
+pub const MAX_CLUSTER_NAME: usize = 48;
 
 /// Characters SimpleNameGenerator draws its suffix from (no vowels, no confusable digits).
 const NAME_SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";

@@ -56,6 +56,7 @@ fn name_rule(rule: registry::NameRule) -> NameRule {
     match rule {
         registry::NameRule::Dns1123Subdomain => NameRule::DnsSubdomain,
         registry::NameRule::Dns1123Label => NameRule::DnsLabel,
+        registry::NameRule::ClusterName => NameRule::ClusterName,
         registry::NameRule::Dns1035Label => NameRule::Dns1035Label,
         // kube checks only that such names are usable as a URL path segment.
         registry::NameRule::PathSegment | registry::NameRule::Any => NameRule::PathSegment,

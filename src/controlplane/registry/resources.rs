@@ -218,6 +218,8 @@ pub enum NameRule {
     PathSegment,
     /// No syntax rule (CSRs; reviews have no name).
     Any,
+    /// Karmada member clusters: RFC 1123 label of at most 48 characters.
+    ClusterName,
 }
 
 impl NameRule {
@@ -229,6 +231,7 @@ impl NameRule {
             Self::Dns1035Label => names::dns1035_label(name),
             Self::PathSegment => names::path_segment(name),
             Self::Any => Vec::new(),
+            Self::ClusterName => crate::controlplane::apimachinery::NameRule::ClusterName.check(name, false),
         }
     }
 }
