@@ -321,7 +321,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__controlplane__subcmd__serve)
-            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --kubernetes-version --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --kubernetes-version --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -344,6 +344,22 @@ _karmadactl() {
                     return 0
                     ;;
                 --watch-history)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pki-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --admin-kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-validity-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --advertise-address)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -509,7 +525,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__deinit)
-            opts="-n -f -v -h --namespace --kubeconfig --context --dry-run --force --purge-namespace --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-n -f -d -v -h --namespace --kubeconfig --context --dry-run --force --purge-namespace --embedded --karmada-data --keep-data --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -528,6 +544,14 @@ _karmadactl() {
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --karmada-data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -749,7 +773,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__init)
-            opts="-n -p -d -v -h --private-image-registry --image-pull-policy --image-pull-secrets --kube-image-mirror-country --kube-image-registry --kube-image-tag --cert-external-ip --cert-external-dns --cert-validity-period --ca-cert-file --ca-key-file --namespace --storage-classes-name --kubeconfig --context --host-cluster-domain --etcd-storage-mode --etcd-data --etcd-node-selector-labels --etcd-pvc-size --external-etcd-ca-cert-path --external-etcd-client-cert-path --external-etcd-client-key-path --external-etcd-servers --external-etcd-key-prefix --crds --config --karmada-apiserver-advertise-address --port --karmada-data --karmada-pki --wait-component-ready-timeout --etcd-image --etcd-replicas --etcd-priority-class --etcd-extra-args --karmada-apiserver-image --karmada-apiserver-replicas --karmada-apiserver-priority-class --karmada-apiserver-extra-args --karmada-scheduler-image --karmada-scheduler-replicas --karmada-scheduler-priority-class --karmada-scheduler-extra-args --karmada-kube-controller-manager-image --karmada-kube-controller-manager-replicas --karmada-kube-controller-manager-priority-class --karmada-kube-controller-manager-extra-args --karmada-controller-manager-image --karmada-controller-manager-replicas --karmada-controller-manager-priority-class --karmada-controller-manager-extra-args --karmada-webhook-image --karmada-webhook-replicas --karmada-webhook-priority-class --karmada-webhook-extra-args --karmada-aggregated-apiserver-image --karmada-aggregated-apiserver-replicas --karmada-aggregated-apiserver-priority-class --karmada-aggregated-apiserver-extra-args --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-n -p -d -o -v -h --private-image-registry --image-pull-policy --image-pull-secrets --kube-image-mirror-country --kube-image-registry --kube-image-tag --cert-external-ip --cert-external-dns --cert-validity-period --ca-cert-file --ca-key-file --namespace --storage-classes-name --kubeconfig --context --host-cluster-domain --etcd-storage-mode --etcd-data --etcd-node-selector-labels --etcd-pvc-size --external-etcd-ca-cert-path --external-etcd-client-cert-path --external-etcd-client-key-path --external-etcd-servers --external-etcd-key-prefix --crds --config --karmada-apiserver-advertise-address --port --karmada-data --karmada-pki --embedded --foreground --output --wait-component-ready-timeout --etcd-image --etcd-replicas --etcd-priority-class --etcd-extra-args --karmada-apiserver-image --karmada-apiserver-replicas --karmada-apiserver-priority-class --karmada-apiserver-extra-args --karmada-scheduler-image --karmada-scheduler-replicas --karmada-scheduler-priority-class --karmada-scheduler-extra-args --karmada-kube-controller-manager-image --karmada-kube-controller-manager-replicas --karmada-kube-controller-manager-priority-class --karmada-kube-controller-manager-extra-args --karmada-controller-manager-image --karmada-controller-manager-replicas --karmada-controller-manager-priority-class --karmada-controller-manager-extra-args --karmada-webhook-image --karmada-webhook-replicas --karmada-webhook-priority-class --karmada-webhook-extra-args --karmada-aggregated-apiserver-image --karmada-aggregated-apiserver-replicas --karmada-aggregated-apiserver-priority-class --karmada-aggregated-apiserver-extra-args --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -888,6 +912,14 @@ _karmadactl() {
                     return 0
                     ;;
                 --karmada-pki)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

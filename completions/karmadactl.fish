@@ -92,8 +92,9 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l crds -d '
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l config -d 'A KarmadaInitConfig file; flags given on the command line win over it' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l karmada-apiserver-advertise-address -d 'The IP address the API server advertises to members' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s p -l port -d 'NodePort of the karmada-apiserver Service' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s d -l karmada-data -d 'Directory for Karmada\'s data: the admin kubeconfig and CRDs' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l karmada-pki -d 'Directory for Karmada\'s certificates and keys' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s d -l karmada-data -d 'Directory for Karmada\'s data: the admin kubeconfig and CRDs; with --embedded also the store, pid and log files [default: /etc/karmada; with --embedded as a non-root user: $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada]' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l karmada-pki -d 'Directory for Karmada\'s certificates and keys [default: /etc/karmada/pki; with --embedded: <karmada-data>/pki]' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s o -l output -d 'Output format for the result: json or yaml (the banner otherwise)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l wait-component-ready-timeout -d 'Seconds to wait for each component to become ready; 0 waits forever' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l etcd-image -d 'etcd image (default: derived from the Kubernetes image registry and tag).' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l etcd-replicas -d 'etcd replica set.' -r
@@ -145,10 +146,13 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l skip-log-
 false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l embedded -d 'Run the embedded control plane on this machine (API server, store and Karmada controllers in one background process) instead of installing into a host cluster'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l foreground -d 'With --embedded: run the control plane in this terminal until interrupted instead of in the background'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s n -l namespace -d 'Namespace of the Karmada control plane components in the host cluster' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l kubeconfig -d 'Path to the kubeconfig file of the cluster (default: $KUBECONFIG, then ~/.kube/config)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l context -d 'The name of the kubeconfig context to use (default: the current context)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s d -l karmada-data -d 'With --embedded: the data directory given to \'init --embedded\' [default: as init\'s]' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
 false\t''"
@@ -174,6 +178,8 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l vmodule
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l dry-run -d 'Show the plan without deleting anything'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s f -l force -d 'Skip the confirmation prompt (required when there is no terminal to ask on)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l purge-namespace -d 'Also delete the namespace the control plane ran in'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l embedded -d 'Remove the embedded control plane started by \'init --embedded\': stop its process and delete its data directory and PKI'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l keep-data -d 'With --embedded: stop the control plane but keep its data, so \'init --embedded\' can start it again'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand join" -l cluster-namespace -d 'Namespace in the control plane (and the member) where member cluster secrets are stored' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand join" -l cluster-context -d 'Context name of the cluster in the kubeconfig; empty means the current context' -r
@@ -682,6 +688,10 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-ip -d 'Extra IP addresses for the serving certificate, comma-separated' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-external-dns -d 'Extra DNS names for the serving certificate, comma-separated' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l watch-history -d 'How long watch history is kept: a watch can resume from any resourceVersion written within this window; older ones get 410 Gone and the client relists' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l pki-dir -d 'Directory of the PKI (CA, serving and admin certificates, service-account key) when not <data-dir>/pki' -r -F
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l admin-kubeconfig -d 'Where to write the admin kubeconfig [default: <data-dir>/admin.kubeconfig]' -r -F
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-validity-period -d 'Validity of newly issued leaf certificates (the CA always gets ten years)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l advertise-address -d 'The IP address clients and members are told to use (kubeconfig, kube-public/cluster-info); defaults to the listen address' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubernetes-version -d 'The Kubernetes version the server reports on /version' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''

@@ -43,6 +43,8 @@ impl UsageError {
 pub struct NotBuilt {
     /// The command path as the user typed it, e.g. `karmadactl join`.
     pub command: String,
+    /// What the user can do instead, when there is something better than the README.
+    pub instead: Option<String>,
 }
 
 /// What the top level prints and returns for a failed command.
@@ -71,10 +73,12 @@ pub fn classify(err: &anyhow::Error) -> Report {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<NotBuilt>() {
             code = ExitCode::NotBuilt;
-            hint = Some(format!(
-                "see README.md for what this version can do; `{} --help` lists the flags it already accepts.",
-                e.command
-            ));
+            hint = Some(e.instead.clone().unwrap_or_else(|| {
+                format!(
+                    "see README.md for what this version can do; `{} --help` lists the flags it already accepts.",
+                    e.command
+                )
+            }));
             break;
         }
         if let Some(e) = cause.downcast_ref::<UsageError>() {

@@ -65,3 +65,39 @@ impl Printer {
         }
     }
 }
+
+/// A long wait shown on stderr: an animated spinner on a terminal, one plain line otherwise
+/// (logs and CI output stay readable).
+pub struct Spinner {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Printer {
+    pub fn spinner(&self, message: &str) -> Spinner {
+        if !self.stderr_tty {
+            self.progress(&format!("{message}..."));
+            return Spinner { bar: None };
+        }
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(std::time::Duration::from_millis(80));
+        Spinner { bar: Some(bar) }
+    }
+}
+
+impl Spinner {
+    /// Ends the wait with a final line (kept on a terminal, printed otherwise).
+    pub fn finish(self, printer: &Printer, message: &str) {
+        match self.bar {
+            Some(bar) => bar.finish_with_message(message.to_string()),
+            None => printer.progress(message),
+        }
+    }
+
+    /// Ends the wait without a line (the caller reports the failure).
+    pub fn abandon(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -52,6 +52,24 @@ pub struct ServeArgs {
     #[arg(long, default_value = "5m0s", value_name = "DURATION")]
     pub watch_history: String,
 
+    /// Directory of the PKI (CA, serving and admin certificates, service-account key) when
+    /// not <data-dir>/pki.
+    #[arg(long, value_name = "PATH")]
+    pub pki_dir: Option<PathBuf>,
+
+    /// Where to write the admin kubeconfig [default: <data-dir>/admin.kubeconfig].
+    #[arg(long, value_name = "PATH")]
+    pub admin_kubeconfig: Option<PathBuf>,
+
+    /// Validity of newly issued leaf certificates (the CA always gets ten years).
+    #[arg(long, default_value = "8760h0m0s", value_name = "DURATION")]
+    pub cert_validity_period: String,
+
+    /// The IP address clients and members are told to use (kubeconfig, kube-public/cluster-info);
+    /// defaults to the listen address.
+    #[arg(long, value_name = "IP")]
+    pub advertise_address: Option<IpAddr>,
+
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
@@ -96,6 +114,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;
+    config.leaf_validity = positive_duration("cert-validity-period", &args.cert_validity_period)?;
+    config.pki_dir = args.pki_dir.clone();
+    config.admin_kubeconfig = args.admin_kubeconfig.clone();
+    config.advertise_address = args.advertise_address;
     init_tracing(ctx.global.verbosity);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -113,6 +135,19 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         server.shutdown(Duration::from_secs(5)).await;
         Ok::<(), anyhow::Error>(())
     })
+}
+
+/// A Go duration flag that must be longer than zero (certificate lifetimes).
+pub fn positive_duration(flag: &str, value: &str) -> anyhow::Result<Duration> {
+    let d = super::parse_duration(flag, value)?;
+    if d.is_zero() {
+        return Err(UsageError::with_hint(
+            format!("--{flag} must be longer than zero"),
+            "give a Go duration such as 8760h0m0s.",
+        )
+        .into());
+    }
+    Ok(d)
 }
 
 async fn wait_for_signal() {

@@ -45,7 +45,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
 
 /// The error every command returns once its input is validated but its behaviour is not built.
 pub(crate) fn not_built(ctx: &Context, command: &str) -> anyhow::Error {
-    NotBuilt { command: format!("{} {command}", ctx.parent()) }.into()
+    NotBuilt { command: format!("{} {command}", ctx.parent()), instead: None }.into()
 }
 
 /// Validates a member cluster name (join, unjoin, register, unregister) with upstream's message.

@@ -10,6 +10,7 @@ pub mod apimachinery;
 pub mod apiserver;
 pub mod auth;
 pub mod controllers;
+pub mod embedded;
 pub mod protobuf;
 pub mod registry;
 pub mod store;

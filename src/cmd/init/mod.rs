@@ -1,6 +1,8 @@
 //! `init`: install a Karmada control plane into a host Kubernetes cluster.
 
+mod banner;
 mod components;
+mod embedded;
 
 use std::net::IpAddr;
 
@@ -130,13 +132,30 @@ pub struct InitArgs {
     #[arg(short = 'p', long, default_value_t = 32443)]
     pub port: i32,
 
-    /// Directory for Karmada's data: the admin kubeconfig and CRDs.
-    #[arg(short = 'd', long, default_value = DEFAULT_KARMADA_DATA, value_name = "PATH")]
-    pub karmada_data: String,
+    /// Directory for Karmada's data: the admin kubeconfig and CRDs; with --embedded also the
+    /// store, pid and log files [default: /etc/karmada; with --embedded as a non-root user:
+    /// $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada].
+    #[arg(short = 'd', long, value_name = "PATH")]
+    pub karmada_data: Option<String>,
 
-    /// Directory for Karmada's certificates and keys.
-    #[arg(long, default_value = DEFAULT_KARMADA_PKI, value_name = "PATH")]
-    pub karmada_pki: String,
+    /// Directory for Karmada's certificates and keys [default: /etc/karmada/pki; with
+    /// --embedded: <karmada-data>/pki].
+    #[arg(long, value_name = "PATH")]
+    pub karmada_pki: Option<String>,
+
+    /// Run the embedded control plane on this machine (API server, store and Karmada
+    /// controllers in one background process) instead of installing into a host cluster.
+    #[arg(long)]
+    pub embedded: bool,
+
+    /// With --embedded: run the control plane in this terminal until interrupted instead of
+    /// in the background.
+    #[arg(long, requires = "embedded")]
+    pub foreground: bool,
+
+    /// Output format for the result: json or yaml (the banner otherwise).
+    #[arg(short = 'o', long, value_name = "FORMAT")]
+    pub output: Option<String>,
 
     /// Seconds to wait for each component to become ready; 0 waits forever.
     #[arg(long, default_value_t = 120, value_name = "SECONDS")]
@@ -202,6 +221,30 @@ fn validate(args: &InitArgs, parent: &str) -> anyhow::Result<()> {
 
 pub fn run(args: InitArgs, ctx: &Context) -> anyhow::Result<()> {
     validate(&args, ctx.parent())?;
-    args.host.resolve()?;
-    Err(super::not_built(ctx, "init"))
+    let output = crate::output::OutputFormat::parse_json_or_yaml(args.output.as_deref().unwrap_or(""))?;
+    if args.embedded {
+        return embedded::run(&args, output, ctx);
+    }
+    let embedded_hint =
+        format!("to run Karmada on this machine without a host cluster, use '{} init --embedded'.", ctx.parent());
+    if let Err(e) = args.host.resolve() {
+        return Err(
+            UsageError::with_hint(format!("no host Kubernetes cluster to install into: {e:#}"), embedded_hint).into()
+        );
+    }
+    let instead = format!(
+        "installing into a host cluster is not built yet; to run Karmada on this machine, use '{} init --embedded'.",
+        ctx.parent()
+    );
+    Err(crate::error::NotBuilt { command: format!("{} init", ctx.parent()), instead: Some(instead) }.into())
+}
+
+/// `--karmada-data` as given, else upstream's default.
+pub fn host_data_dir(args: &InitArgs) -> &str {
+    args.karmada_data.as_deref().unwrap_or(DEFAULT_KARMADA_DATA)
+}
+
+/// `--karmada-pki` as given, else upstream's default.
+pub fn host_pki_dir(args: &InitArgs) -> &str {
+    args.karmada_pki.as_deref().unwrap_or(DEFAULT_KARMADA_PKI)
 }
