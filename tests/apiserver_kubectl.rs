@@ -132,9 +132,12 @@ fn apply_and_get_in_every_output_format() {
     assert_eq!(plane.kubectl_ok(&["get", "deploy", "nginx", "-o", "name"]).trim(), "deployment.apps/nginx");
     let yaml = plane.kubectl_ok(&["get", "deploy", "nginx", "-o", "yaml"]);
     assert!(yaml.contains("kind: Deployment") && yaml.contains("image: nginx:1.25"), "{yaml}");
+    // The server prints the table (kubectl asks for `as=Table`), with kube's deployment columns.
     let wide = plane.kubectl_ok(&["get", "deploy", "-o", "wide"]);
-    assert!(wide.lines().next().is_some_and(|h| h.starts_with("NAME")), "{wide}");
-    assert!(wide.contains("nginx"), "{wide}");
+    let lines: Vec<Vec<&str>> = wide.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[0], ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"]);
+    assert_eq!(lines[1][..4], ["nginx", "0/2", "0", "0"], "{wide}");
+    assert_eq!(lines[1][5..], ["nginx", "nginx:1.25", "app=nginx"], "{wide}");
 
     // Selectors and all-namespaces.
     plane.create("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: other\n");
@@ -150,8 +153,9 @@ fn apply_and_get_in_every_output_format() {
     let by_field = plane.kubectl_ok(&["get", "configmaps", "-A", "--field-selector", "metadata.name=a", "-o", "name"]);
     assert_eq!(by_field.trim(), "configmap/a");
     let labels = plane.kubectl_ok(&["get", "configmap", "b", "--show-labels"]);
-    assert!(labels.lines().next().unwrap().ends_with("LABELS"), "{labels}");
-    assert!(labels.contains("pick=me"), "{labels}");
+    let lines: Vec<Vec<&str>> = labels.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[0], ["NAME", "DATA", "AGE", "LABELS"], "{labels}");
+    assert_eq!((lines[1][0], lines[1][1], lines[1][3]), ("b", "1", "pick=me"), "{labels}");
 
     let bad_selector = plane.kubectl_run(&["get", "configmaps", "-l", "a in (b"]);
     assert_ne!(bad_selector.code, 0);

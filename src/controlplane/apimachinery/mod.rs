@@ -5,6 +5,7 @@ mod field;
 mod field_selector;
 #[doc(hidden)]
 pub mod fuzzing;
+mod jsonpath;
 mod meta_validation;
 mod names;
 mod patch;
@@ -15,6 +16,7 @@ mod status;
 
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
+pub use jsonpath::{JsonPath, JsonPathError};
 pub use meta_validation::{
     FIELD_IMMUTABLE_MSG, IS_NEGATIVE_MSG, NameRule, TOTAL_ANNOTATION_SIZE_LIMIT, generate_name, validate_annotations,
     validate_finalizers, validate_label_selector, validate_labels, validate_namespace_field, validate_object_meta,

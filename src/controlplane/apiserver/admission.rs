@@ -29,7 +29,8 @@ pub async fn check_namespace_accepts_content(state: &ApiState, namespace: &str) 
 }
 
 /// Create-time rules of kube's strategies: status starts empty where status is a subresource,
-/// namespaces start Active with the `kubernetes` finalizer, Secrets default to Opaque.
+/// pods start Pending, namespaces start Active with the `kubernetes` finalizer, Secrets default
+/// to Opaque.
 pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
     if def.subresource("status").is_some() {
         match def.source {
@@ -48,6 +49,8 @@ pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
             }
             obj["status"] = json!({"phase": "Active"});
         }
+        // kubectl shows the phase as the pod's STATUS until the kubelet reports.
+        ("", "pods") => obj["status"] = json!({"phase": "Pending"}),
         ("", "secrets") if obj.get("type").and_then(Value::as_str).is_none_or(str::is_empty) => {
             obj["type"] = json!("Opaque");
         }

@@ -45,6 +45,13 @@ impl Call {
     pub fn content_type(&self) -> &str {
         self.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("application/json")
     }
+
+    /// The response form the client asked for in its Accept header (objects, a Table, or
+    /// metadata only), with the Table's `includeObject` checked.
+    pub fn output(&self) -> Result<super::table::Output, ApiError> {
+        let accept = self.headers.get(header::ACCEPT).and_then(|v| v.to_str().ok());
+        super::table::negotiate(accept, self.param("includeObject"))
+    }
 }
 
 async fn handle(State(state): State<Arc<ApiState>>, req: Request) -> Response {

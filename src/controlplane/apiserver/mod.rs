@@ -22,6 +22,7 @@ pub mod server;
 pub mod special;
 pub mod state;
 pub mod store_access;
+pub mod table;
 pub mod tls;
 pub mod validation;
 

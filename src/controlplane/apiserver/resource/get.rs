@@ -1,4 +1,5 @@
-//! GET of one object (and of its status subresource, which is the same object).
+//! GET of one object (and of its status subresource, which is the same object), as the object,
+//! a one-row Table, or its PartialObjectMetadata.
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -9,12 +10,22 @@ use crate::controlplane::registry::ResourceDef;
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
 use super::super::store_access;
+use super::super::table::{self, Output, TableBuilder};
 
 pub async fn get(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let output = call.output()?;
+    if let Output::PartialList(_) = output {
+        return Err(table::partial_list_of_object());
+    }
     let ns = super::namespace_of(def, call);
     let name = &call.info.name;
-    match store_access::get(state, &def.group, &def.plural, ns, name).await? {
-        Some((obj, _)) => Ok(json_response(StatusCode::OK, &obj)),
-        None => Err(ApiError::not_found(&def.group, &def.plural, name)),
-    }
+    let Some((obj, _)) = store_access::get(state, &def.group, &def.plural, ns, name).await? else {
+        return Err(ApiError::not_found(&def.group, &def.plural, name));
+    };
+    let body = match output {
+        Output::Objects | Output::PartialList(_) => obj,
+        Output::Table(options) => TableBuilder::new(def, options).single(&obj, true),
+        Output::Partial(version) => table::partial_object(&obj, version),
+    };
+    Ok(json_response(StatusCode::OK, &body))
 }

@@ -1,5 +1,6 @@
 //! LIST with label and field selectors, limit/continue paging at one snapshot revision, and
-//! kube-apiserver's resourceVersion / resourceVersionMatch semantics.
+//! kube-apiserver's resourceVersion / resourceVersionMatch semantics; answered as a list, a
+//! Table or a PartialObjectMetadataList as the client asks.
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -12,6 +13,7 @@ use crate::controlplane::store::{ListOptions, StoreError};
 use super::super::continue_token::ContinueToken;
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
+use super::super::table::{self, Output, TableBuilder};
 use super::super::{object, store_access};
 
 const CONTINUE_EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
@@ -65,6 +67,10 @@ impl Filter {
 }
 
 pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
+    let output = call.output()?;
+    if let Output::Partial(_) = output {
+        return Err(table::partial_of_list());
+    }
     let filter = Filter::from_call(call, def)?;
     let limit = match call.param("limit") {
         Some(l) if !l.is_empty() => {
@@ -143,10 +149,14 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     if let Some(r) = remaining.filter(|r| *r > 0) {
         metadata["remainingItemCount"] = json!(r);
     }
-    Ok(json_response(
-        StatusCode::OK,
-        &json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": metadata, "items": items}),
-    ))
+    let body = match output {
+        Output::Table(options) => TableBuilder::new(def, options).table(&items, metadata, true),
+        Output::PartialList(version) => table::partial_list(&items, metadata, version),
+        Output::Objects | Output::Partial(_) => {
+            json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": metadata, "items": items})
+        }
+    };
+    Ok(json_response(StatusCode::OK, &body))
 }
 
 /// The snapshot revision a list reads at: latest for "" and "0" (kube serves "0" from its

@@ -1,6 +1,7 @@
 //! WATCH: newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) resumed
 //! from a resourceVersion or started from the current state, filtered by selectors (an object
 //! that stops matching is reported DELETED, one that starts matching ADDED, as kube does).
+//! Event objects are sent as stored, as one-row Tables, or as PartialObjectMetadata.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,6 +18,7 @@ use crate::controlplane::store::{Event, EventKind, StoreError};
 
 use super::super::dispatch::Call;
 use super::super::state::ApiState;
+use super::super::table::{self, MetaVersion, Output, TableBuilder};
 use super::super::{object, store_access};
 use super::list::Filter;
 
@@ -26,6 +28,12 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
 
 pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> Result<Response, ApiError> {
+    let mut embed = match call.output()? {
+        Output::Objects => Embed::Objects,
+        Output::Table(options) => Embed::Table { builder: TableBuilder::new(&def, options), headers_sent: false },
+        Output::Partial(version) => Embed::Partial(version),
+        Output::PartialList(_) => return Err(table::partial_list_of_object()),
+    };
     let filter = Arc::new(Filter::from_call(call, &def)?);
     let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
     let ns = super::namespace_of(&def, call).map(str::to_string);
@@ -61,11 +69,11 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
         for mut obj in initial {
             if wanted(&obj) {
                 set_type(&mut obj, &api_version, &def.kind);
-                yield Ok::<_, std::io::Error>(line("ADDED", &obj));
+                yield Ok::<_, std::io::Error>(line("ADDED", &embed.encode(obj)));
             }
         }
         if send_initial && bookmarks {
-            yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, start, true)));
+            yield Ok(line("BOOKMARK", &embed.encode(bookmark(&api_version, &def.kind, start, true))));
         }
         let mut events = match events {
             Ok(s) => s,
@@ -83,7 +91,7 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
             tokio::select! {
                 _ = &mut deadline => break,
                 _ = ticker.tick(), if bookmarks => {
-                    yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, last_rev, false)));
+                    yield Ok(line("BOOKMARK", &embed.encode(bookmark(&api_version, &def.kind, last_rev, false))));
                 }
                 next = events.next() => {
                     let Some(next) = next else { break };
@@ -97,7 +105,7 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
                     last_rev = event.revision;
                     if let Some((kind, mut obj)) = translate(&event, &wanted) {
                         set_type(&mut obj, &api_version, &def.kind);
-                        yield Ok(line(kind, &obj));
+                        yield Ok(line(kind, &embed.encode(obj)));
                     }
                 }
             }
@@ -107,6 +115,33 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
     Ok(resp)
+}
+
+/// How event objects are sent.
+enum Embed {
+    Objects,
+    /// One-row Tables; only the first event carries the column definitions, as
+    /// kube-apiserver's watch encoder sends them (kubectl reuses the columns it has).
+    Table {
+        builder: TableBuilder,
+        headers_sent: bool,
+    },
+    Partial(MetaVersion),
+}
+
+impl Embed {
+    fn encode(&mut self, obj: Value) -> Value {
+        match self {
+            Self::Objects => obj,
+            Self::Table { builder, headers_sent } => {
+                builder.restamp();
+                let table = builder.single(&obj, !*headers_sent);
+                *headers_sent = true;
+                table
+            }
+            Self::Partial(version) => table::partial_object(&obj, *version),
+        }
+    }
 }
 
 /// A store event as the client sees it, given its selectors.
