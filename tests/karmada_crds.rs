@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use common::plane::Plane;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use karmadactl::controlplane::registry::{CrdValidator, validate_crd};
 use karmadactl::karmada::crds;
@@ -216,4 +217,149 @@ fn generated_crds_pass_the_plane_s_own_crd_checks() {
             CrdValidator::new(&schema.unwrap()).unwrap_or_else(|e| panic!("{name} {}: {e}", version.name));
         }
     }
+}
+
+/// Every document of `kinds` in upstream's sample folders, with the file it came from.
+fn sample_documents(kinds: &[&str]) -> Vec<(PathBuf, Value)> {
+    let base = root().join("../shared/fixtures/karmada");
+    let mut out = Vec::new();
+    for dir in ["samples/nginx", "samples/guestbook", "artifacts/example"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(base.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let docs: Vec<Value> =
+                serde_saphyr::from_multiple(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            out.extend(
+                docs.into_iter()
+                    .filter(|d| d["kind"].as_str().is_some_and(|k| kinds.contains(&k)))
+                    .map(|d| (file.clone(), d)),
+            );
+        }
+    }
+    out
+}
+
+fn install_generated_crds(plane: &Plane) {
+    let dir = root().join(crds::MANIFEST_DIR);
+    let out = plane.kubectl_ok(&["apply", "-f", dir.to_str().unwrap()]);
+    for (name, _) in crds::files() {
+        let crd = name.trim_end_matches(".yaml").split_once('_').map(|(g, p)| format!("{p}.{g}")).unwrap();
+        assert!(out.contains(&format!("customresourcedefinition.apiextensions.k8s.io/{crd} created")), "{out}");
+    }
+    plane.kubectl_ok(&["wait", "--for=condition=established", "crd", "--all", "--timeout=20s"]);
+}
+
+async fn client(plane: &Plane) -> kube::Client {
+    let kc = kube::config::Kubeconfig::read_from(&plane.kubeconfig).unwrap();
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default()).await.unwrap();
+    kube::Client::try_from(cfg).unwrap()
+}
+
+#[test]
+fn kubectl_installs_the_generated_crds_and_every_policy_sample_applies() {
+    let plane = Plane::start();
+    install_generated_crds(&plane);
+
+    let resources = plane.kubectl_ok(&["api-resources", "--api-group=policy.karmada.io", "--no-headers"]);
+    for (name, short) in [
+        ("clusteroverridepolicies", "cop"),
+        ("clusterpropagationpolicies", "cpp"),
+        ("overridepolicies", "op"),
+        ("propagationpolicies", "pp"),
+    ] {
+        assert!(
+            resources.lines().any(|l| l.split_whitespace().take(2).eq([name, short])),
+            "{name} ({short}) is not served: {resources}"
+        );
+    }
+    let work = plane.kubectl_ok(&["api-resources", "--api-group=work.karmada.io", "--no-headers"]);
+    for short in ["rb", "crb", "wk"] {
+        assert!(work.lines().any(|l| l.split_whitespace().nth(1) == Some(short)), "{short} missing: {work}");
+    }
+    let in_category = plane.kubectl_ok(&["get", "karmada-io", "-A", "-o", "name"]);
+    assert_eq!(in_category.trim(), "", "a fresh plane holds no Karmada objects: {in_category}");
+
+    let docs =
+        sample_documents(&["PropagationPolicy", "ClusterPropagationPolicy", "OverridePolicy", "ClusterOverridePolicy"]);
+    assert!(docs.len() >= 15, "expected upstream's policy samples, found {}", docs.len());
+    for (i, (file, doc)) in docs.iter().enumerate() {
+        if let Some(ns) = doc.pointer("/metadata/namespace").and_then(Value::as_str) {
+            let _ = plane.kubectl_run(&["create", "namespace", ns]);
+        }
+        let path = plane.file(&format!("sample-{i}.json"), &doc.to_string());
+        let out = plane.kubectl_run(&["apply", "-f", path.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{} ({}) was refused: {}", file.display(), doc["metadata"]["name"], out.stderr);
+    }
+
+    // The server applied the schema defaults.
+    let pp = plane.kubectl_ok(&["get", "pp", "nginx-propagation", "-n", "default", "-o", "json"]);
+    let pp: Value = serde_json::from_str(&pp).unwrap();
+    assert_eq!(pp["spec"]["conflictResolution"], "Abort", "{pp}");
+    assert_eq!(pp["spec"]["priority"], 0, "{pp}");
+    assert_eq!(pp["spec"]["preemption"], "Never", "{pp}");
+    assert_eq!(pp["spec"]["schedulerName"], "default-scheduler", "{pp}");
+    // The installed CRD carries upstream's printer columns.
+    let columns = plane.kubectl_ok(&[
+        "get",
+        "crd",
+        "propagationpolicies.policy.karmada.io",
+        "-o",
+        "jsonpath={.spec.versions[0].additionalPrinterColumns[*].name}",
+    ]);
+    assert_eq!(columns, "CONFLICT-RESOLUTION PRIORITY AGE");
+
+    // Upstream's v1alpha1 binding sample is served too.
+    let binding = sample_documents(&["ResourceBinding"]);
+    let path = plane.file("binding.json", &binding[0].1.to_string());
+    plane.kubectl_ok(&["apply", "-f", path.to_str().unwrap()]);
+    let rb = plane.kubectl_ok(&["get", "resourcebindings.v1alpha1.work.karmada.io", "binding-foo", "-o", "json"]);
+    let rb: Value = serde_json::from_str(&rb).unwrap();
+    assert_eq!(rb["spec"]["clusters"], json!([{"name": "cluster1"}, {"name": "cluster3"}]), "{rb}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_clients_round_trip_and_a_wrongly_typed_policy_is_a_422_naming_the_field() {
+    use karmadactl::karmada::api::policy::{PropagationPolicy, PropagationSpec};
+    use kube::api::{Api, DynamicObject, PostParams};
+    use kube::core::GroupVersionKind;
+
+    let plane = Plane::start();
+    install_generated_crds(&plane);
+    let client = client(&plane).await;
+
+    // The Rust type goes through kube-rs and comes back with the server's defaults.
+    let policies: Api<PropagationPolicy> = Api::namespaced(client.clone(), "default");
+    let spec: PropagationSpec = serde_json::from_value(json!({
+        "resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "nginx"}],
+        "placement": {"clusterAffinity": {"clusterNames": ["member1"]},
+                      "replicaScheduling": {"replicaDivisionPreference": "Weighted"}},
+        "priority": 5
+    }))
+    .unwrap();
+    let created =
+        policies.create(&PostParams::default(), &PropagationPolicy::new("typed", spec.clone())).await.unwrap();
+    let fetched = policies.get("typed").await.unwrap();
+    assert_eq!(fetched.spec.resource_selectors, spec.resource_selectors);
+    assert_eq!(fetched.spec.priority, Some(5));
+    let scheduling = fetched.spec.placement.as_ref().unwrap().replica_scheduling.as_ref().unwrap();
+    let defaulted = serde_json::to_value(scheduling).unwrap();
+    assert_eq!(defaulted, json!({"replicaDivisionPreference": "Weighted", "replicaSchedulingType": "Divided"}));
+    assert_eq!(created.metadata.uid, fetched.metadata.uid);
+
+    // A wrongly typed field, sent around the Rust type, is refused by the schema.
+    let gvk = GroupVersionKind::gvk("policy.karmada.io", "v1alpha1", "PropagationPolicy");
+    let (resource, _) = kube::discovery::pinned_kind(&client, &gvk).await.unwrap();
+    let dynamic: Api<DynamicObject> = Api::namespaced_with(client, "default", &resource);
+    let bad: DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy", "metadata": {"name": "bad"},
+        "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment"}],
+                 "placement": {"replicaScheduling": {"replicaSchedulingType": 5}}}
+    }))
+    .unwrap();
+    let err = dynamic.create(&PostParams::default(), &bad).await.unwrap_err();
+    let kube::Error::Api(status) = err else { panic!("expected a Status, got {err:?}") };
+    assert_eq!((status.code, status.reason.as_str()), (422, "Invalid"), "{status:?}");
+    assert!(status.message.contains("spec.placement.replicaScheduling.replicaSchedulingType"), "{}", status.message);
+    assert!(policies.get_opt("bad").await.unwrap().is_none(), "the bad policy was stored");
 }
