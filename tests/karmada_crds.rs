@@ -162,12 +162,12 @@ fn compare_definition(theirs: &Value, ours: &Value, out: &mut Vec<String>) {
             }
         }
         let columns = |v: &Value| v.get("additionalPrinterColumns").cloned().unwrap_or(json!([]));
-        if columns(theirs) != columns(&ours) {
-            out.push(format!("{name} printer columns: {} upstream, {} here", columns(theirs), columns(&ours)));
+        if columns(theirs) != columns(ours) {
+            out.push(format!("{name} printer columns: {} upstream, {} here", columns(theirs), columns(ours)));
         }
         let status = |v: &Value| v.pointer("/subresources/status").is_some();
-        if status(theirs) != status(&ours) {
-            out.push(format!("{name} status subresource: {} upstream, {} here", status(theirs), status(&ours)));
+        if status(theirs) != status(ours) {
+            out.push(format!("{name} status subresource: {} upstream, {} here", status(theirs), status(ours)));
         }
         compare(
             &format!("{name}:"),

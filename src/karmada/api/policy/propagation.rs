@@ -21,9 +21,9 @@ use super::selector::ResourceSelector;
     namespaced,
     shortname = "pp",
     category = "karmada-io",
-    printcolumn(name = "CONFLICT-RESOLUTION", type_ = "string", json_path = ".spec.conflictResolution"),
-    printcolumn(name = "PRIORITY", type_ = "string", json_path = ".spec.priority"),
-    printcolumn(name = "AGE", type_ = "date", json_path = ".metadata.creationTimestamp"),
+    printcolumn = r#"{"name": "CONFLICT-RESOLUTION", "type": "string", "jsonPath": ".spec.conflictResolution"}"#,
+    printcolumn = r#"{"name": "PRIORITY", "type": "string", "jsonPath": ".spec.priority"}"#,
+    printcolumn = r#"{"name": "AGE", "type": "date", "jsonPath": ".metadata.creationTimestamp"}"#,
     derive = "PartialEq",
     schema = "disabled"
 )]
@@ -86,9 +86,9 @@ pub struct PropagationSpec {
     plural = "clusterpropagationpolicies",
     shortname = "cpp",
     category = "karmada-io",
-    printcolumn(name = "CONFLICT-RESOLUTION", type_ = "string", json_path = ".spec.conflictResolution"),
-    printcolumn(name = "PRIORITY", type_ = "string", json_path = ".spec.priority"),
-    printcolumn(name = "AGE", type_ = "date", json_path = ".metadata.creationTimestamp"),
+    printcolumn = r#"{"name": "CONFLICT-RESOLUTION", "type": "string", "jsonPath": ".spec.conflictResolution"}"#,
+    printcolumn = r#"{"name": "PRIORITY", "type": "string", "jsonPath": ".spec.priority"}"#,
+    printcolumn = r#"{"name": "AGE", "type": "date", "jsonPath": ".metadata.creationTimestamp"}"#,
     derive = "PartialEq",
     schema = "disabled"
 )]

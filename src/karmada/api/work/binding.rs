@@ -26,17 +26,9 @@ use crate::karmada::api::policy::propagation::{ConflictResolution, SuspendCluste
     status = "ResourceBindingStatus",
     shortname = "rb",
     category = "karmada-io",
-    printcolumn(
-        name = "SCHEDULED",
-        type_ = "string",
-        json_path = r#".status.conditions[?(@.type=="Scheduled")].status"#
-    ),
-    printcolumn(
-        name = "FULLYAPPLIED",
-        type_ = "string",
-        json_path = r#".status.conditions[?(@.type=="FullyApplied")].status"#
-    ),
-    printcolumn(name = "AGE", type_ = "date", json_path = ".metadata.creationTimestamp"),
+    printcolumn = r#"{"name": "SCHEDULED", "type": "string", "jsonPath": ".status.conditions[?(@.type==\"Scheduled\")].status"}"#,
+    printcolumn = r#"{"name": "FULLYAPPLIED", "type": "string", "jsonPath": ".status.conditions[?(@.type==\"FullyApplied\")].status"}"#,
+    printcolumn = r#"{"name": "AGE", "type": "date", "jsonPath": ".metadata.creationTimestamp"}"#,
     derive = "PartialEq",
     schema = "disabled"
 )]
@@ -105,17 +97,9 @@ pub struct ResourceBindingSpec {
     status = "ResourceBindingStatus",
     shortname = "crb",
     category = "karmada-io",
-    printcolumn(
-        name = "SCHEDULED",
-        type_ = "string",
-        json_path = r#".status.conditions[?(@.type=="Scheduled")].status"#
-    ),
-    printcolumn(
-        name = "FULLYAPPLIED",
-        type_ = "string",
-        json_path = r#".status.conditions[?(@.type=="FullyApplied")].status"#
-    ),
-    printcolumn(name = "AGE", type_ = "date", json_path = ".metadata.creationTimestamp"),
+    printcolumn = r#"{"name": "SCHEDULED", "type": "string", "jsonPath": ".status.conditions[?(@.type==\"Scheduled\")].status"}"#,
+    printcolumn = r#"{"name": "FULLYAPPLIED", "type": "string", "jsonPath": ".status.conditions[?(@.type==\"FullyApplied\")].status"}"#,
+    printcolumn = r#"{"name": "AGE", "type": "date", "jsonPath": ".metadata.creationTimestamp"}"#,
     derive = "PartialEq",
     schema = "disabled"
 )]

@@ -21,9 +21,9 @@ use crate::karmada::api::markers;
     status = "WorkStatus",
     shortname = "wk",
     category = "karmada-io",
-    printcolumn(name = "WORKLOAD-KIND", type_ = "string", json_path = ".spec.workload.manifests[*].kind"),
-    printcolumn(name = "APPLIED", type_ = "string", json_path = r#".status.conditions[?(@.type=="Applied")].status"#),
-    printcolumn(name = "AGE", type_ = "date", json_path = ".metadata.creationTimestamp"),
+    printcolumn = r#"{"name": "WORKLOAD-KIND", "type": "string", "jsonPath": ".spec.workload.manifests[*].kind"}"#,
+    printcolumn = r#"{"name": "APPLIED", "type": "string", "jsonPath": ".status.conditions[?(@.type==\"Applied\")].status"}"#,
+    printcolumn = r#"{"name": "AGE", "type": "date", "jsonPath": ".metadata.creationTimestamp"}"#,
     derive = "PartialEq",
     schema = "disabled"
 )]
