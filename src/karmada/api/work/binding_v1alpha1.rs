@@ -71,6 +71,12 @@ impl DerefMut for ClusterResourceBindingSpec {
     }
 }
 
+impl From<ResourceBindingSpec> for ClusterResourceBindingSpec {
+    fn from(spec: ResourceBindingSpec) -> Self {
+        Self(spec)
+    }
+}
+
 /// The bound resource template, with its replica count and per-replica requests.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
