@@ -1,0 +1,27 @@
+//! Rust types for the Karmada APIs the control plane serves. Field names, optionality and
+//! validation follow upstream's Go types, so upstream manifests round-trip without losing a
+//! field and the generated schemas match upstream's CRDs.
+
+pub mod cluster;
+mod markers;
+pub mod policy;
+pub mod work;
+
+use serde::de::DeserializeOwned;
+
+/// A document that does not fit a Karmada type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct DecodeError {
+    /// The field that failed, like `spec.placement.replicaScheduling.replicaSchedulingType`
+    /// (`.` when the document itself is the wrong shape).
+    pub path: String,
+    /// What was wrong with it.
+    pub message: String,
+}
+
+/// Decodes a JSON value (a parsed manifest) into a Karmada type, naming the failing field.
+pub fn decode<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| DecodeError { path: e.path().to_string(), message: e.inner().to_string() })
+}

@@ -1,0 +1,10 @@
+//! `policy.karmada.io/v1alpha1`: propagation and override policies.
+
+pub mod failover;
+pub mod overrides;
+pub mod placement;
+pub mod propagation;
+pub mod selector;
+
+pub use overrides::{ClusterOverridePolicy, ClusterOverrideSpec, OverridePolicy, OverrideSpec};
+pub use propagation::{ClusterPropagationPolicy, ClusterPropagationSpec, PropagationPolicy, PropagationSpec};
