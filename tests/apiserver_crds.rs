@@ -41,8 +41,14 @@ fn policy_documents() -> Vec<(PathBuf, Value)> {
 fn install_karmada_crds(plane: &Plane) {
     let bases = fixtures().join("crds/bases");
     let out = plane.kubectl_ok(&["apply", "-R", "-f", bases.to_str().unwrap()]);
+    // The plane installs its own Karmada CRDs at start, so upstream's replace those
+    // ("configured") and add the rest ("created").
     assert!(
-        out.contains("customresourcedefinition.apiextensions.k8s.io/propagationpolicies.policy.karmada.io created"),
+        out.contains("customresourcedefinition.apiextensions.k8s.io/propagationpolicies.policy.karmada.io configured"),
+        "{out}"
+    );
+    assert!(
+        out.contains("customresourcedefinition.apiextensions.k8s.io/workloadrebalancers.apps.karmada.io created"),
         "{out}"
     );
     plane.kubectl_ok(&["wait", "--for=condition=established", "crd", "--all", "--timeout=20s"]);

@@ -357,3 +357,62 @@ fn plain_init_without_a_host_cluster_points_to_embedded() {
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("init --embedded"), "{}", out.stderr);
 }
+
+#[test]
+fn the_karmada_api_is_served_from_the_start() {
+    let site = Site::new();
+    site.init(&[]);
+    let resources = site.kubectl(&["api-resources", "--api-group=policy.karmada.io", "--no-headers"]);
+    assert_eq!(resources.code, 0, "{}", resources.stderr);
+    for (plural, short) in [
+        ("propagationpolicies", "pp"),
+        ("clusterpropagationpolicies", "cpp"),
+        ("overridepolicies", "op"),
+        ("clusteroverridepolicies", "cop"),
+    ] {
+        assert!(
+            resources.stdout.lines().any(|l| l.split_whitespace().take(2).eq([plural, short])),
+            "{plural} ({short}) missing:\n{}",
+            resources.stdout
+        );
+    }
+    let work = site.kubectl(&["api-resources", "--api-group=work.karmada.io", "-o", "name"]);
+    assert_eq!(
+        work.stdout.lines().collect::<Vec<_>>(),
+        ["clusterresourcebindings.work.karmada.io", "resourcebindings.work.karmada.io", "works.work.karmada.io"]
+    );
+
+    // Cluster is served as a built-in, with upstream's columns.
+    let cluster = site.home.path().join("cluster.yaml");
+    std::fs::write(
+        &cluster,
+        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: member1\nspec:\n  syncMode: Pull\n  region: eu\n",
+    )
+    .unwrap();
+    let created = site.kubectl(&["apply", "-f", cluster.to_str().unwrap()]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let table = site.kubectl(&["get", "clusters"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["NAME", "VERSION", "MODE", "READY", "AGE"]);
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(&row[..3], ["member1", "Pull", "Unknown"], "{}", table.stdout);
+
+    let nginx = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/karmada/samples/nginx");
+    let applied = site.kubectl(&["apply", "-f", nginx.to_str().unwrap()]);
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    assert!(
+        applied.stdout.contains("propagationpolicy.policy.karmada.io/nginx-propagation created"),
+        "{}",
+        applied.stdout
+    );
+    let pp = site.kubectl(&[
+        "get",
+        "pp",
+        "nginx-propagation",
+        "-o",
+        "jsonpath={.spec.placement.clusterAffinity.clusterNames}",
+    ]);
+    assert_eq!(pp.code, 0, "{}", pp.stderr);
+    assert!(pp.stdout.contains("member1"), "{}", pp.stdout);
+}

@@ -58,6 +58,14 @@ impl ServerConfig {
         }
     }
 
+    /// What the server serves before any CRD: Kubernetes' built-ins, plus `Cluster` for Karmada.
+    pub fn base_registry(&self) -> crate::controlplane::registry::Registry {
+        match self.profile {
+            Profile::Karmada => crate::controlplane::registry::Registry::karmada(),
+            Profile::Kubernetes => crate::controlplane::registry::Registry::builtin(),
+        }
+    }
+
     pub fn pki_dir(&self) -> PathBuf {
         self.pki_dir.clone().unwrap_or_else(|| self.data_dir.join("pki"))
     }

@@ -12,7 +12,6 @@ use tokio::task::JoinHandle;
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
 use crate::controlplane::controllers::{self, follow};
-use crate::controlplane::registry::Registry;
 use crate::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
 use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
 use crate::kubeconfig::KubeconfigBuilder;
@@ -118,7 +117,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let state = Arc::new(ApiState {
         config: config.clone(),
         store: store.clone(),
-        registry: RwLock::new(Registry::builtin()),
+        registry: RwLock::new(config.base_registry()),
         rbac: RwLock::new(Arc::new(RbacSnapshot::new(vec![], vec![], vec![], vec![]))),
         sa_tokens: tokens,
         metrics: Arc::new(Metrics::default()),

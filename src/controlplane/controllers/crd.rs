@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::registry::Registry;
 use crate::controlplane::store::{Event, EventKind};
 
 pub const PREFIX: &str = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
@@ -18,7 +17,7 @@ pub struct CrdCache;
 
 impl super::follow::Follower for CrdCache {
     async fn resync(&self, state: &Arc<ApiState>, objects: Vec<Value>) {
-        let mut registry = Registry::builtin();
+        let mut registry = state.config.base_registry();
         for obj in &objects {
             if let Ok(crd) = serde_json::from_value::<CustomResourceDefinition>(obj.clone())
                 && let Err(e) = registry.apply_crd(&crd)

@@ -1,5 +1,5 @@
 //! Objects a Karmada control plane starts with, as upstream `init` creates them inside Karmada:
-//! the aggregated view/edit roles for the Karmada API, cluster proxy access for the admin, the
+//! the Karmada CRDs, the aggregated view/edit roles for the Karmada API, cluster proxy access for the admin, the
 //! RBAC behind pull-mode registration (bootstrap tokens, CSR auto-approval, agents), and
 //! anonymous read access to `kube-public/cluster-info` only. Created when missing; never
 //! overwritten, so an administrator's changes survive restarts.
@@ -15,6 +15,14 @@ const RBAC: &str = "rbac.authorization.k8s.io";
 const SYSTEM_LABEL: (&str, &str) = ("karmada.io/system", "true");
 
 pub async fn run(state: &ApiState) -> Result<(), ApiError> {
+    // The Karmada CRDs (policies, bindings, works), generated from the Rust types. Stored
+    // before the CRD cache first reads the store, so they are served once the plane is ready.
+    for crd in crate::karmada::crds::all() {
+        let mut obj = serde_json::to_value(&crd).map_err(|e| ApiError::internal(&e.to_string()))?;
+        obj["apiVersion"] = json!("apiextensions.k8s.io/v1");
+        obj["kind"] = json!("CustomResourceDefinition");
+        create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", obj).await?;
+    }
     for role in cluster_roles() {
         create_if_missing(state, RBAC, "clusterroles", role).await?;
     }

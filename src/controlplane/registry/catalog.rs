@@ -95,6 +95,13 @@ impl Registry {
         reg
     }
 
+    /// The built-ins plus the resources a Karmada control plane serves itself (`Cluster`).
+    pub fn karmada() -> Self {
+        let mut reg = Self::builtin();
+        reg.insert(Arc::new(super::karmada::cluster_def()));
+        reg
+    }
+
     fn insert(&mut self, def: Arc<ResourceDef>) {
         self.by_kind.insert(key(&def.group, &def.version, &def.kind), Arc::clone(&def));
         self.by_plural.insert(key(&def.group, &def.version, &def.plural), def);

@@ -5,6 +5,7 @@ mod builtin;
 mod catalog;
 mod crd;
 pub mod discovery;
+mod karmada;
 pub mod openapi;
 mod resources;
 pub mod validation;
