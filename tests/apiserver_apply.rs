@@ -258,7 +258,7 @@ fn apply_scenario(version: &str) {
     let patch = json!({"spec": {"template": {"spec": {"containers": [{"name": "app", "env": [injected]}]}}}});
     k.ok(&["patch", "deployment", "web", "--type", "strategic", "-p", &patch.to_string()]);
     let obj = k.get(&["deployment", "web"]);
-    assert_eq!(obj["spec"]["template"]["spec"]["containers"], containers_of(V1, &[injected.clone()]));
+    assert_eq!(obj["spec"]["template"]["spec"]["containers"], containers_of(V1, std::slice::from_ref(&injected)));
 
     let log = k.apply("v2", V2);
     assert!(
@@ -273,7 +273,7 @@ fn apply_scenario(version: &str) {
     assert_eq!(obj["metadata"]["labels"], json!({"app": "web", "tier": "back", "owner": "ops"}));
     assert_eq!(annotations_besides_last_applied(&obj), json!({"team": "blue", "extra": "keep"}));
     let spec = &obj["spec"]["template"]["spec"];
-    assert_eq!(spec["containers"], containers_of(V2, &[injected.clone()]), "containers after v2");
+    assert_eq!(spec["containers"], containers_of(V2, std::slice::from_ref(&injected)), "containers after v2");
     assert_eq!(spec["volumes"], json!([{"name": "data", "emptyDir": {}}]));
     assert_eq!(last_applied(&obj), manifest_json(V2));
 
