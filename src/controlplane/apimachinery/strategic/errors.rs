@@ -107,6 +107,8 @@ pub fn go_value(v: &Value) -> String {
                     None => s,
                 }
             }
+            // Go prints whole floats without a fraction (100, not 100.0).
+            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 => format!("{f:.0}"),
             _ => n.to_string(),
         },
         Value::String(s) => s.clone(),

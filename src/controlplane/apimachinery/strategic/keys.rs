@@ -68,9 +68,7 @@ pub struct FieldMeta {
 impl TypeSchema {
     /// The field named `name`, if it has patch metadata.
     pub fn field(&self, name: &str) -> Option<&'static FieldMeta> {
-        // `fields` of a static schema are 'static; re-borrow through the static slice.
-        let fields: &'static [FieldMeta] = self.fields;
-        fields.iter().find(|f| f.name == name)
+        self.fields.iter().find(|f| f.name == name)
     }
 }
 

@@ -287,7 +287,7 @@ fn missing_merge_key_and_bad_directives_are_client_errors() {
         json!({"mergingList": [{"name": "1", "value": "a"}]}),
         json!({"mergingList": [{"value": "b"}]}),
         400,
-        "does not contain declared merge key: name",
+        "map: map[value:b] does not contain declared merge key: name",
     );
     check_err(
         json!({"mergingList": [{"name": "1"}]}),
@@ -430,4 +430,15 @@ fn table_holds_upstream_keys() {
     assert_eq!(key("", "Node", &["spec", "taints"]), None);
     assert_eq!(key("", "Endpoints", &["subsets"]), None);
     assert!(schema_for("policy.karmada.io", "PropagationPolicy").is_none());
+}
+
+#[test]
+fn messages_print_values_as_go_does() {
+    use super::errors::go_value;
+    assert_eq!(
+        go_value(&json!({"b": [1, 1.5, 100.0, "s", null, true], "a": {}})),
+        "map[a:map[] b:[1 1.5 100 s <nil> true]]"
+    );
+    assert_eq!(go_value(&json!(1e21)), "1e+21");
+    assert_eq!(go_value(&json!(0.00001)), "1e-05");
 }
