@@ -99,3 +99,58 @@ async fn bad_bodies_selectors_patches_and_names() {
     assert_eq!(code, 200);
     assert_eq!(body["data"], serde_json::json!({"a": "b"}), "failed patches changed nothing");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_strategic_merge_patches() {
+    let plane = Plane::start();
+    let c = client(&plane).await;
+    let pods = "/api/v1/namespaces/default/pods";
+    let pod = br#"{"metadata":{"name":"p","finalizers":["example.com/f"]},
+        "spec":{"containers":[{"name":"a","image":"nginx","env":[{"name":"E","value":"1"}]}]}}"#;
+    let (code, body) = send(&c, Method::POST, pods, "application/json", pod.to_vec()).await;
+    assert_eq!(code, 201, "{body}");
+    let target = format!("{pods}/p");
+    let smp = "application/strategic-merge-patch+json";
+
+    let cases: &[(&[u8], u16, &str)] = &[
+        (b"{\"spec\":", 400, ""),
+        (b"not json", 400, ""),
+        (b"[{\"op\":\"add\"}]", 400, "json: cannot unmarshal array into Go value of type map[string]interface {}"),
+        (b"\"text\"", 400, "cannot unmarshal string"),
+        (br#"{"$patch":"bogus"}"#, 400, "unknown patch type: bogus in map"),
+        (br#"{"spec":{"containers":[{"name":"a","$patch":"explode"}]}}"#, 400, "unknown patch type: explode"),
+        (br#"{"spec":{"containers":[{"$patch":"delete"}]}}"#, 400, "does not contain declared merge key: name"),
+        (br#"{"spec":{"containers":[{"image":"x"}]}}"#, 400, "does not contain declared merge key: name"),
+        (br#"{"spec":{"containers":[{"$patch":"merge"}]}}"#, 400, "merging lists cannot yet be specified"),
+        (br#"{"spec":{"containers":["a"]}}"#, 400, "list element types are not identical"),
+        (br#"{"spec":{"$retainKeys":"containers"}}"#, 400, "invalid patch format of retainKeys"),
+        (br#"{"spec":{"$retainKeys":["x"],"containers":[]}}"#, 400, "invalid patch format of retainKeys"),
+        (br#"{"spec":{"$setElementOrder/containers":{"name":"a"}}}"#, 400, "expected a []interface {}"),
+        (br#"{"spec":{"$setElementOrder":[]}}"#, 400, "invalid patch format of setElementOrder list"),
+        (br#"{"metadata":{"$deleteFromPrimitiveList":["x"]}}"#, 400, "invalid patch format of primitive list"),
+        (
+            br#"{"spec":{"$setElementOrder/containers":[{"name":"z"}],"containers":[{"name":"a","image":"y"}]}}"#,
+            400,
+            "doesn't match $setElementOrder list",
+        ),
+    ];
+    for (patch, want, text) in cases {
+        let (code, body) = send(&c, Method::PATCH, &target, smp, patch.to_vec()).await;
+        assert_status(code, &body, *want, text);
+        assert_eq!(body["reason"], "BadRequest", "{body}");
+    }
+    let (code, body) = send(&c, Method::PATCH, &target, smp, br#"{"metadata":{"finalizers":[["x"]]}}"#.to_vec()).await;
+    assert_status(code, &body, 400, "list element types are not identical");
+
+    // Nothing changed, and a good patch still works afterwards.
+    let (code, body) = send(&c, Method::GET, &target, "application/json", vec![]).await;
+    assert_eq!(code, 200);
+    assert_eq!(body["spec"]["containers"][0]["image"], "nginx");
+    assert_eq!(body["metadata"]["finalizers"], serde_json::json!(["example.com/f"]));
+    let good = br#"{"spec":{"containers":[{"name":"a","env":[{"name":"E","$patch":"delete"}]}]}}"#;
+    let (code, body) = send(&c, Method::PATCH, &target, smp, good.to_vec()).await;
+    assert_eq!(code, 200, "{body}");
+    let env = &body["spec"]["containers"][0]["env"];
+    assert!(env.as_array().is_none_or(|e| e.is_empty()), "{body}");
+    assert_eq!(body["spec"]["containers"][0]["image"], "nginx");
+}

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::field_selector::FieldSelector;
 use super::patch::{apply_json_patch, apply_merge_patch};
 use super::selector::LabelSelector;
+use super::strategic::{apply_strategic_merge_patch, schema_for};
 
 /// Parses the input as label and field selectors; whatever parses must print to a string that
 /// parses back to the same selector, and matching must not panic.
@@ -59,6 +60,55 @@ pub fn patch_body(data: &[u8]) {
         assert_eq!(out.contains_key(k), !v.is_null(), "key {k:?} after merging {v}");
     }
     assert!(apply_merge_patch(&merged, data).is_ok(), "merge patch does not re-apply");
+}
+
+/// The Deployment strategic merge patches are applied to: lists merged by key (containers, env,
+/// ports, volumes), a primitive set (finalizers), a retainKeys object and a replaced list.
+pub fn strategic_target() -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "x", "namespace": "default", "labels": {"a": "1"}, "finalizers": ["f", "g"]},
+        "spec": {
+            "replicas": 1,
+            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}},
+            "template": {"spec": {
+                "containers": [
+                    {"name": "a", "image": "i", "env": [{"name": "E", "value": "1"}], "ports": [{"containerPort": 80}]},
+                    {"name": "b", "image": "j"}
+                ],
+                "volumes": [{"name": "v", "emptyDir": {}}],
+                "tolerations": [{"key": "k"}]
+            }}
+        }
+    })
+}
+
+/// Applies the input as a strategic merge patch to [`strategic_target`] with the Deployment's
+/// patch metadata. It must not panic and may only fail with 400 or 422. Without a top-level
+/// `$patch`, each other top-level key of an accepted patch is present (non-null value) or absent
+/// (null) afterwards, and the patch applies again to its own result.
+pub fn strategic_body(data: &[u8]) {
+    let target = strategic_target();
+    let schema = schema_for("apps", "Deployment");
+    let patched = match apply_strategic_merge_patch(&target, data, schema) {
+        Ok(p) => p,
+        Err(e) => {
+            assert!(e.code == 400 || e.code == 422, "strategic patch failed with {}: {}", e.code, e.message);
+            return;
+        }
+    };
+    let Value::Object(out) = &patched else { panic!("strategic patch produced a non-object: {patched}") };
+    let Ok(Value::Object(patch)) = serde_json::from_slice::<Value>(data) else { return };
+    if patch.contains_key("$patch") {
+        return;
+    }
+    for (k, v) in patch.iter().filter(|(k, _)| !k.starts_with('$')) {
+        assert_eq!(out.contains_key(k), !v.is_null(), "key {k:?} after strategic patch {v}");
+    }
+    if let Err(e) = apply_strategic_merge_patch(&patched, data, schema) {
+        assert!(e.code == 400 || e.code == 422, "re-applying failed with {}: {}", e.code, e.message);
+    }
 }
 
 #[cfg(test)]
@@ -120,8 +170,66 @@ mod tests {
         })
     }
 
+    /// JSON shaped like strategic merge patches of a Deployment: its field names, merge keys and
+    /// every directive, so the fuzzer reaches the merge code rather than only the parser.
+    fn smp_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            (-2i64..3).prop_map(Value::from),
+            prop_oneof![Just("a"), Just("b"), Just("delete"), Just("replace"), Just("merge"), Just("name"), Just("x")]
+                .prop_map(Value::from),
+        ];
+        let key = prop_oneof![
+            Just("metadata"),
+            Just("spec"),
+            Just("template"),
+            Just("containers"),
+            Just("env"),
+            Just("ports"),
+            Just("volumes"),
+            Just("finalizers"),
+            Just("strategy"),
+            Just("tolerations"),
+            Just("name"),
+            Just("containerPort"),
+            Just("image"),
+            Just("value"),
+            Just("labels"),
+            Just("$patch"),
+            Just("$retainKeys"),
+            Just("$setElementOrder/containers"),
+            Just("$setElementOrder/finalizers"),
+            Just("$setElementOrder/env"),
+            Just("$deleteFromPrimitiveList/finalizers"),
+            Just("$deleteFromPrimitiveList"),
+            Just("$setElementOrder"),
+        ];
+        leaf.prop_recursive(4, 24, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                proptest::collection::btree_map(key.clone(), inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn strategic_body_holds_on_patch_shaped_json(p in smp_value()) {
+            strategic_body(p.to_string().as_bytes());
+        }
+
+        #[test]
+        fn strategic_body_holds_on_random_json(p in json_value()) {
+            strategic_body(p.to_string().as_bytes());
+        }
+
+        #[test]
+        fn strategic_body_holds_on_random_bytes(b in proptest::collection::vec(any::<u8>(), 0..40)) {
+            strategic_body(&b);
+        }
 
         #[test]
         fn selector_body_holds_on_random_text(s in "[a-z0-9!=<>(),. /\\\\_-]{0,30}|\\PC{0,30}") {

@@ -13,6 +13,7 @@ mod request_info;
 mod selector;
 mod selector_parser;
 mod status;
+pub mod strategic;
 
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
@@ -31,3 +32,4 @@ pub use patch::{MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_merge_patch};
 pub use request_info::RequestInfo;
 pub use selector::{LabelSelector, Operator, Requirement, SelectorError};
 pub use status::{ApiError, Details, OPTIMISTIC_LOCK_ERROR_MSG, StatusReason, qualified_kind, qualified_resource};
+pub use strategic::apply_strategic_merge_patch;

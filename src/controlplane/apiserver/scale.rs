@@ -6,7 +6,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::{ApiError, LabelSelector, apply_json_patch, apply_merge_patch};
+use crate::controlplane::apimachinery::strategic::schema_for;
+use crate::controlplane::apimachinery::{
+    ApiError, LabelSelector, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch,
+};
 use crate::controlplane::registry::{ResourceDef, Subresource};
 
 use super::dispatch::{Call, json_response};
@@ -36,9 +39,10 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             "update" => decode_body(call)?,
             "patch" => match call.content_type().split(';').next().unwrap_or("").trim() {
                 "application/json-patch+json" => apply_json_patch(&scale, &call.body)?,
-                "application/merge-patch+json" | "application/strategic-merge-patch+json" => {
-                    // A Scale has no lists, so a strategic merge patch is a merge patch.
-                    apply_merge_patch(&scale, &call.body)?
+                "application/merge-patch+json" => apply_merge_patch(&scale, &call.body)?,
+                // The Scale type is built in, so custom resources' scale takes these too.
+                "application/strategic-merge-patch+json" => {
+                    apply_strategic_merge_patch(&scale, &call.body, schema_for("autoscaling", "Scale"))?
                 }
                 other => {
                     return Err(ApiError::unsupported_media_type(

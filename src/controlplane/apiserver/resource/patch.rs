@@ -1,9 +1,11 @@
-//! PATCH with JSON patch (RFC 6902) or JSON merge patch (RFC 7386), read-modify-write with
-//! compare-and-swap, retried when another writer got in between (as kube-apiserver does).
+//! PATCH with JSON patch (RFC 6902), JSON merge patch (RFC 7386) or strategic merge patch
+//! (built-in kinds only), read-modify-write with compare-and-swap, retried when another writer
+//! got in between (as kube-apiserver does).
 
 use axum::response::Response;
 
-use crate::controlplane::apimachinery::{ApiError, apply_json_patch, apply_merge_patch};
+use crate::controlplane::apimachinery::strategic::{self, TypeSchema};
+use crate::controlplane::apimachinery::{ApiError, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch};
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::{Call, json_response};
@@ -26,11 +28,15 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
         "application/json-patch+json" => PatchKind::Json,
         "application/merge-patch+json" => PatchKind::Merge,
         "application/strategic-merge-patch+json" if matches!(def.source, Source::Crd { .. }) => {
-            // kube-apiserver refuses strategic merge patches for custom resources.
+            // kube-apiserver refuses strategic merge patches for custom resources: there are no
+            // Go types to take merge keys from. kubectl falls back to a merge patch for them.
             return Err(ApiError::unsupported_media_type(&ct, &ACCEPTED[..2]));
         }
-        "application/strategic-merge-patch+json" | "application/apply-patch+yaml" => {
-            return Err(ApiError::unsupported_media_type(&ct, &ACCEPTED[..2]));
+        "application/strategic-merge-patch+json" => PatchKind::Strategic(strategic::schema_for(&def.group, &def.kind)),
+        "application/apply-patch+yaml" => {
+            // Server-side apply is not implemented; the answer names what is.
+            let served = if matches!(def.source, Source::Crd { .. }) { &ACCEPTED[..2] } else { &ACCEPTED[..3] };
+            return Err(ApiError::unsupported_media_type(&ct, served));
         }
         other => return Err(ApiError::unsupported_media_type(other, ACCEPTED)),
     };
@@ -43,6 +49,7 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
         let patched = match kind {
             PatchKind::Json => apply_json_patch(&current, &call.body)?,
             PatchKind::Merge => apply_merge_patch(&current, &call.body)?,
+            PatchKind::Strategic(schema) => apply_strategic_merge_patch(&current, &call.body, schema)?,
         };
         // A resourceVersion in the patch is a precondition; otherwise the patch applies to
         // whatever is current.
@@ -74,4 +81,6 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
 enum PatchKind {
     Json,
     Merge,
+    /// With the kind's patch metadata (None: a kind without merged lists).
+    Strategic(Option<&'static TypeSchema>),
 }

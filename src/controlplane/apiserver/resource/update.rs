@@ -129,6 +129,9 @@ pub async fn finish(
             .map_err(|e| store_access::store_error(e, &def.group, &def.plural, name))?;
         return Ok((object::with_resource_version(new, rev), StatusCode::OK, warnings));
     }
+    // The request's resourceVersion already matched (or was absent, as in most patches): compare
+    // the rest.
+    let new = object::with_resource_version(new, current_rev);
     if new == object::with_resource_version(current.clone(), current_rev) {
         // kube-apiserver skips no-op writes; the resourceVersion does not move.
         return Ok((new, StatusCode::OK, warnings));

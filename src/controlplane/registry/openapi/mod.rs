@@ -3,6 +3,7 @@
 //! operation of a kind lists that parameter. Also a minimal v2 for kubectl 1.27/1.28.
 
 mod params;
+mod patch_meta;
 mod paths;
 mod schemas;
 mod v2;
@@ -80,6 +81,7 @@ pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Value> {
             }
         }
     }
+    patch_meta::annotate(&mut components);
     Some(json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": INFO_VERSION},

@@ -165,3 +165,54 @@ fn unknown_keys_and_hash_changes() {
     let doc = openapi_v3_document(&reg, "api/v1").unwrap();
     assert_eq!(document_hash(&doc).len(), 64);
 }
+
+/// Every `x-kubernetes-patch-*` extension found at `path` (field names from the kind's root).
+fn collect_patch_extensions(schema: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Value, Value)>) {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+    for (name, prop) in props {
+        path.push(name.clone());
+        let strategy = prop.get("x-kubernetes-patch-strategy").cloned().unwrap_or(Value::Null);
+        let key = prop.get("x-kubernetes-patch-merge-key").cloned().unwrap_or(Value::Null);
+        if !strategy.is_null() || !key.is_null() {
+            out.push((path.clone(), strategy, key));
+        }
+        collect_patch_extensions(prop, path, out);
+        if let Some(items) = prop.get("items") {
+            collect_patch_extensions(items, path, out);
+        }
+        path.pop();
+    }
+}
+
+#[test]
+fn patch_extensions_come_from_the_merge_key_table() {
+    use crate::controlplane::apimachinery::strategic::lookup;
+
+    let reg = crd_registry();
+    let core = openapi_v3_document(&reg, "api/v1").unwrap();
+    let schemas = &core["components"]["schemas"];
+    let meta = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"];
+    assert_eq!(meta["finalizers"]["x-kubernetes-patch-strategy"], "merge");
+    assert_eq!(meta["ownerReferences"]["x-kubernetes-patch-strategy"], "merge");
+    assert_eq!(meta["ownerReferences"]["x-kubernetes-patch-merge-key"], "uid");
+    let sa = &schemas["io.k8s.api.core.v1.ServiceAccount"]["properties"]["secrets"];
+    assert_eq!(
+        (sa["x-kubernetes-patch-strategy"].as_str(), sa["x-kubernetes-patch-merge-key"].as_str()),
+        (Some("merge"), Some("name"))
+    );
+
+    // Whatever a kind's schema annotates is what the server merges with.
+    for def in reg.resources() {
+        let doc = openapi_v3_document(&reg, &group_version_key(&def.group, &def.version)).unwrap();
+        let schema = &doc["components"]["schemas"][schema_name(&def, &def.kind)];
+        let mut found = Vec::new();
+        collect_patch_extensions(schema, &mut Vec::new(), &mut found);
+        for (path, strategy, key) in found {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            let meta = lookup(&def.group, &def.kind, &path)
+                .unwrap_or_else(|| panic!("{} {path:?} not in the table", def.kind));
+            assert_eq!(strategy.as_str(), meta.strategy.as_extension(), "{} {path:?}", def.kind);
+            assert_eq!(key.as_str(), meta.merge_key, "{} {path:?}", def.kind);
+        }
+    }
+}
