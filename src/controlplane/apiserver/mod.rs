@@ -18,6 +18,7 @@ pub mod object;
 pub mod pki;
 pub mod resource;
 pub mod scale;
+pub mod served_json;
 pub mod server;
 pub mod special;
 pub mod state;
