@@ -10,6 +10,7 @@ mod list;
 mod patch;
 mod update;
 mod watch;
+mod watch_event;
 
 pub use body::decode_object;
 

@@ -13,12 +13,14 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{Event, EventKind, StoreError};
+use crate::controlplane::store::StoreError;
 
 use super::super::dispatch::Call;
+use super::super::served_json::ServedType;
 use super::super::state::ApiState;
 use super::super::{object, store_access};
 use super::list::Filter;
+use super::watch_event::{SharedEvent, Wanted, object_line, value_line};
 
 /// kube-apiserver's default for watches without timeoutSeconds (its min-request-timeout).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
@@ -26,7 +28,7 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
 
 pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> Result<Response, ApiError> {
-    let filter = Arc::new(Filter::from_call(call, &def)?);
+    let filter = Filter::from_call(call, &def)?;
     let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
     let ns = super::namespace_of(&def, call).map(str::to_string);
     // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
@@ -42,8 +44,7 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
 
     // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
     let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
-        let (objects, revision) = store_access::list_all(&state, &prefix).await?;
-        (objects, revision)
+        store_access::list_all_stored(&state, &prefix).await?
     } else {
         let start = object::parse_resource_version(&rv)
             .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
@@ -51,26 +52,37 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     };
 
     let api_version = super::api_version(&def);
+    let served = ServedType::new(&api_version, &def.kind);
     let events = state.store.watch(&prefix, start);
     let guard = state.metrics.watch_opened();
+    // Only a watcher with selectors or a name needs objects decoded.
+    let wanted: Option<Box<Wanted>> = if name.is_none() && filter.is_empty() {
+        None
+    } else {
+        let def = def.clone();
+        Some(Box::new(move |obj: &Value| {
+            name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
+        }))
+    };
     let stream = async_stream::stream! {
         let _guard = guard;
-        let wanted = |obj: &Value| -> bool {
-            name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
-        };
-        for mut obj in initial {
-            if wanted(&obj) {
-                set_type(&mut obj, &api_version, &def.kind);
-                yield Ok::<_, std::io::Error>(line("ADDED", &obj));
+        let wanted = wanted.as_deref();
+        for kv in initial {
+            let keep = match wanted {
+                None => true,
+                Some(w) => store_access::decode(&kv).is_ok_and(|obj| w(&obj)),
+            };
+            if keep && let Ok(line) = object_line("ADDED", &kv, &served) {
+                yield Ok::<_, std::io::Error>(line);
             }
         }
         if send_initial && bookmarks {
-            yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, start, true)));
+            yield Ok(value_line("BOOKMARK", &bookmark(&api_version, &def.kind, start, true)));
         }
         let mut events = match events {
             Ok(s) => s,
             Err(e) => {
-                yield Ok(line("ERROR", &expired(e, start)));
+                yield Ok(value_line("ERROR", &expired(e, start)));
                 return;
             }
         };
@@ -83,21 +95,23 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
             tokio::select! {
                 _ = &mut deadline => break,
                 _ = ticker.tick(), if bookmarks => {
-                    yield Ok(line("BOOKMARK", &bookmark(&api_version, &def.kind, last_rev, false)));
+                    yield Ok(value_line("BOOKMARK", &bookmark(&api_version, &def.kind, last_rev, false)));
                 }
                 next = events.next() => {
                     let Some(next) = next else { break };
                     let event = match next {
                         Ok(ev) => ev,
                         Err(e) => {
-                            yield Ok(line("ERROR", &expired(e, last_rev)));
+                            yield Ok(value_line("ERROR", &expired(e, last_rev)));
                             break;
                         }
                     };
                     last_rev = event.revision;
-                    if let Some((kind, mut obj)) = translate(&event, &wanted) {
-                        set_type(&mut obj, &api_version, &def.kind);
-                        yield Ok(line(kind, &obj));
+                    let shared = SharedEvent::of(&event);
+                    if let Some(kind) = shared.kind_for(&event, wanted)
+                        && let Some(line) = shared.line(&event, kind, &served)
+                    {
+                        yield Ok(line);
                     }
                 }
             }
@@ -107,36 +121,6 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
     Ok(resp)
-}
-
-/// A store event as the client sees it, given its selectors.
-fn translate(event: &Event, wanted: &dyn Fn(&Value) -> bool) -> Option<(&'static str, Value)> {
-    let now = store_access::decode(&event.kv).ok()?;
-    let before = event.prev.as_ref().and_then(|p| store_access::decode(p).ok());
-    match event.kind {
-        EventKind::Created => wanted(&now).then_some(("ADDED", now)),
-        EventKind::Deleted => wanted(&now).then_some(("DELETED", now)),
-        EventKind::Updated => {
-            let was = before.as_ref().is_some_and(wanted);
-            match (was, wanted(&now)) {
-                (true, true) => Some(("MODIFIED", now)),
-                (false, true) => Some(("ADDED", now)),
-                (true, false) => Some(("DELETED", now)),
-                (false, false) => None,
-            }
-        }
-    }
-}
-
-fn set_type(obj: &mut Value, api_version: &str, kind: &str) {
-    obj["apiVersion"] = Value::String(api_version.to_string());
-    obj["kind"] = Value::String(kind.to_string());
-}
-
-fn line(kind: &str, obj: &Value) -> bytes::Bytes {
-    let mut buf = serde_json::to_vec(&json!({"type": kind, "object": obj})).unwrap_or_default();
-    buf.push(b'\n');
-    bytes::Bytes::from(buf)
 }
 
 fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value {
