@@ -6,6 +6,7 @@
 
 pub mod admission;
 pub mod authenticate;
+mod coalesced_io;
 pub mod config;
 pub mod continue_token;
 pub mod dispatch;
