@@ -217,10 +217,12 @@ impl Writer {
                 self.shared.current.store(txn.last, Ordering::Release);
                 self.shared.compacted.store(txn.compacted, Ordering::Release);
                 self.shared.compaction_steps.fetch_add(txn.compaction_steps, Ordering::Relaxed);
+                // Writers hear back before watchers: publishing wakes every watcher, and with
+                // a thousand of them the writers' replies would queue behind all of those.
+                self.finish(done, size, dirty);
                 if !txn.events.is_empty() {
                     self.hub.publish(Arc::from(txn.events));
                 }
-                self.finish(done, size, dirty);
             }
             Err(err) => {
                 tracing::error!(error = %err, requests = size, "the store could not commit a batch of writes");
