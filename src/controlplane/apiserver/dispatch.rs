@@ -175,7 +175,11 @@ pub fn error_response(err: &ApiError) -> Response {
 
 /// A JSON body with a status code.
 pub fn json_response(code: StatusCode, value: &serde_json::Value) -> Response {
-    let body = serde_json::to_vec(value).unwrap_or_default();
+    json_bytes_response(code, serde_json::to_vec(value).unwrap_or_default())
+}
+
+/// Already-serialised JSON with a status code.
+pub fn json_bytes_response(code: StatusCode, body: Vec<u8>) -> Response {
     let mut resp = (code, body).into_response();
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp

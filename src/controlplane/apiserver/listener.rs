@@ -15,6 +15,8 @@ use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
+use super::coalesced_io::CoalescedWrites;
+
 /// What the connection knows about its peer, attached to every request on it.
 #[derive(Debug, Clone)]
 pub struct ConnInfo {
@@ -68,7 +70,8 @@ pub async fn serve(
                 req
             });
             let builder = Builder::new(TokioExecutor::new());
-            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tls), TowerToHyperService::new(service));
+            let io = TokioIo::new(CoalescedWrites::new(tls));
+            let conn = builder.serve_connection_with_upgrades(io, TowerToHyperService::new(service));
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}

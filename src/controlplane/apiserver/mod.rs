@@ -6,6 +6,7 @@
 
 pub mod admission;
 pub mod authenticate;
+mod coalesced_io;
 pub mod config;
 pub mod continue_token;
 pub mod dispatch;
@@ -18,6 +19,7 @@ pub mod object;
 pub mod pki;
 pub mod resource;
 pub mod scale;
+pub mod served_json;
 pub mod server;
 pub mod special;
 pub mod state;

@@ -12,6 +12,7 @@ use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::store::{KeyValue, StoreError};
 
 use super::object;
+use super::served_json::ServedType;
 use super::state::ApiState;
 
 fn group_segment(group: &str) -> &str {
@@ -38,7 +39,26 @@ pub fn prefix(group: &str, resource: &str, namespace: Option<&str>) -> String {
 pub fn decode(kv: &KeyValue) -> Result<Value, ApiError> {
     let obj: Value = serde_json::from_slice(&kv.value)
         .map_err(|e| ApiError::internal(&format!("stored object {} is not valid JSON: {e}", kv.key)))?;
+    if !obj.is_object() {
+        return Err(ApiError::internal(&format!("stored object {} is not a JSON object", kv.key)));
+    }
     Ok(object::with_resource_version(obj, kv.mod_revision))
+}
+
+/// Appends a stored object as a client is served it (`apiVersion`, `kind` and
+/// `metadata.resourceVersion` set): spliced from the stored bytes, or decoded and serialised
+/// when they are not laid out as the store's serialiser writes them.
+pub fn append_served(out: &mut Vec<u8>, kv: &KeyValue, served: &ServedType) -> Result<(), ApiError> {
+    let mark = out.len();
+    if served.append(out, &kv.value, kv.mod_revision).is_ok() {
+        return Ok(());
+    }
+    out.truncate(mark);
+    let mut obj = decode(kv)?;
+    if let Value::Object(map) = &mut obj {
+        served.set_on(map);
+    }
+    serde_json::to_writer(out, &obj).map_err(|e| ApiError::internal(&format!("serialising {}: {e}", kv.key)))
 }
 
 /// Maps a store failure to the Status a client sees for this resource and name.
@@ -92,14 +112,19 @@ pub async fn get_typed<T: DeserializeOwned>(
 /// Every object under a prefix at the latest revision (internal controllers and bootstrap;
 /// client lists page through `list` instead).
 pub async fn list_all(state: &ApiState, prefix: &str) -> Result<(Vec<Value>, i64), ApiError> {
+    let (kvs, revision) = list_all_stored(state, prefix).await?;
+    let objects = kvs.iter().map(decode).collect::<Result<_, _>>()?;
+    Ok((objects, revision))
+}
+
+/// Every stored value under a prefix at the latest revision, undecoded.
+pub async fn list_all_stored(state: &ApiState, prefix: &str) -> Result<(Vec<KeyValue>, i64), ApiError> {
     use crate::controlplane::store::ListOptions;
     let mut out = Vec::new();
     let mut opts = ListOptions::default();
     loop {
         let page = state.store.list(prefix, opts.clone()).await.map_err(|e| store_error(e, "", prefix, ""))?;
-        for kv in &page.items {
-            out.push(decode(kv)?);
-        }
+        out.extend(page.items);
         match page.continue_after {
             Some(after) => {
                 opts.start_after = Some(after);

@@ -10,6 +10,9 @@
 //! * [`compactor`]: the background task that forgets old history but keeps a resume window.
 //! * [`conformance`]: the behaviour every backend must show, as plain async functions.
 
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
+
 use bytes::Bytes;
 use futures::future::BoxFuture;
 
@@ -55,6 +58,36 @@ pub struct Event {
     /// The value before this write: `None` for `Created`, the previous value (with its own
     /// `mod_revision`) for `Updated` and `Deleted`.
     pub prev: Option<KeyValue>,
+    /// Shared by every clone of this event; see [`EventMemo`].
+    pub memo: EventMemo,
+}
+
+impl Event {
+    pub fn new(kind: EventKind, revision: Revision, kv: KeyValue, prev: Option<KeyValue>) -> Self {
+        Event { kind, revision, kv, prev, memo: EventMemo::default() }
+    }
+}
+
+/// What consumers derive from one event, made once and shared by every clone of the event.
+/// The hub hands each watcher its own clone of a commit's events, and a thousand watchers of
+/// one resource need the same encoding of it: the first one to need it leaves it here. The
+/// store never looks inside; the consumer picks the type.
+#[derive(Clone, Default)]
+pub struct EventMemo(Arc<OnceLock<Arc<dyn Any + Send + Sync>>>);
+
+impl EventMemo {
+    /// The `T` kept for this event, made by `init` if nothing was kept yet; `None` when a
+    /// value of another type was kept first.
+    pub fn get_or_init<T: Any + Send + Sync>(&self, init: impl FnOnce() -> T) -> Option<Arc<T>> {
+        let kept = self.0.get_or_init(|| Arc::new(init()));
+        Arc::clone(kept).downcast::<T>().ok()
+    }
+}
+
+impl std::fmt::Debug for EventMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "EventMemo(kept)" } else { "EventMemo(empty)" })
+    }
 }
 
 /// How to list.
@@ -175,7 +208,31 @@ pub(crate) fn prefix_end(prefix: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::prefix_end;
+    use super::*;
+
+    #[test]
+    fn event_clones_share_one_memo() {
+        let kv = KeyValue { key: "/k".into(), value: Bytes::from_static(b"{}"), create_revision: 1, mod_revision: 1 };
+        let event = Event::new(EventKind::Created, 1, kv, None);
+        let copy = event.clone();
+        let mut made = 0;
+        let first = event.memo.get_or_init(|| {
+            made += 1;
+            String::from("encoded")
+        });
+        let second = copy.memo.get_or_init(|| {
+            made += 1;
+            String::from("again")
+        });
+        assert_eq!(made, 1);
+        assert_eq!(first.as_deref().map(String::as_str), Some("encoded"));
+        assert!(second.is_some_and(|s| Arc::ptr_eq(&s, &first.unwrap())));
+        // Another type is refused rather than confused with the kept one.
+        assert!(copy.memo.get_or_init(|| 7u32).is_none());
+        // A fresh event starts empty.
+        let other = Event::new(EventKind::Deleted, 2, copy.kv.clone(), Some(copy.kv.clone()));
+        assert_eq!(other.memo.get_or_init(|| 7u32).as_deref(), Some(&7));
+    }
 
     #[test]
     fn prefix_end_bounds_the_prefix_range() {

@@ -1,6 +1,5 @@
 //! LIST with label and field selectors, limit/continue paging at one snapshot revision, and
-//! kube-apiserver's resourceVersion / resourceVersionMatch semantics; answered as a list, a
-//! Table or a PartialObjectMetadataList as the client asks.
+//! kube-apiserver's resourceVersion / resourceVersionMatch semantics.
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -8,10 +7,11 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apimachinery::{ApiError, FieldSelector, LabelSelector};
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{ListOptions, StoreError};
+use crate::controlplane::store::{KeyValue, ListOptions, StoreError};
 
 use super::super::continue_token::ContinueToken;
-use super::super::dispatch::{Call, json_response};
+use super::super::dispatch::{Call, json_bytes_response, json_response};
+use super::super::served_json::ServedType;
 use super::super::state::ApiState;
 use super::super::table::{self, Output, TableBuilder};
 use super::super::{object, store_access};
@@ -109,12 +109,11 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
             }
             Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, "")),
         };
-        let mut last_key = None;
-        for kv in &page.items {
-            let obj = store_access::decode(kv)?;
-            last_key = Some(kv.key.clone());
-            if filter.matches(def, &obj) {
-                items.push(obj);
+        let last_key = page.items.last().map(|kv| kv.key.clone());
+        for kv in page.items {
+            // Only selectors need the decoded object; the response splices the stored bytes.
+            if filter.is_empty() || filter.matches(def, &store_access::decode(&kv)?) {
+                items.push(kv);
             }
         }
         opts.revision = Some(page.revision);
@@ -138,10 +137,6 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     }
 
     let api_version = super::api_version(def);
-    for item in &mut items {
-        item["apiVersion"] = Value::String(api_version.clone());
-        item["kind"] = Value::String(def.kind.clone());
-    }
     let mut metadata = json!({"resourceVersion": revision.to_string()});
     if let Some(c) = continue_token {
         metadata["continue"] = Value::String(c);
@@ -149,14 +144,53 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     if let Some(r) = remaining.filter(|r| *r > 0) {
         metadata["remainingItemCount"] = json!(r);
     }
-    let body = match output {
-        Output::Table(options) => TableBuilder::new(def, options).table(&items, metadata, true),
-        Output::PartialList(version) => table::partial_list(&items, metadata, version),
-        Output::Objects | Output::Partial(_) => {
-            json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": metadata, "items": items})
-        }
+    let decoded = || -> Result<Vec<Value>, ApiError> {
+        items
+            .iter()
+            .map(|kv| {
+                let mut obj = store_access::decode(kv)?;
+                obj["apiVersion"] = Value::String(api_version.clone());
+                obj["kind"] = Value::String(def.kind.clone());
+                Ok(obj)
+            })
+            .collect()
     };
-    Ok(json_response(StatusCode::OK, &body))
+    match output {
+        Output::Table(options) => {
+            Ok(json_response(StatusCode::OK, &TableBuilder::new(def, options).table(&decoded()?, metadata, true)))
+        }
+        Output::PartialList(version) => {
+            Ok(json_response(StatusCode::OK, &table::partial_list(&decoded()?, metadata, version)))
+        }
+        Output::Objects | Output::Partial(_) => {
+            let head = json!({"kind": def.list_kind, "apiVersion": api_version, "metadata": metadata});
+            let body = list_body(&head, &items, &ServedType::new(&api_version, &def.kind))?;
+            Ok(json_bytes_response(StatusCode::OK, body))
+        }
+    }
+}
+
+/// The list document: `head`'s members (kind, apiVersion, metadata), then `items` spliced
+/// from their stored bytes, so no object is decoded or serialised again.
+fn list_body(head: &Value, items: &[KeyValue], served: &ServedType) -> Result<Vec<u8>, ApiError> {
+    let head = serde_json::to_vec(head).map_err(|e| ApiError::internal(&format!("serialising a list: {e}")))?;
+    // `head` is a non-empty object: reopen it after its last member.
+    let Some((b'}', members)) = head.split_last() else {
+        return Err(ApiError::internal("a list head is not a JSON object"));
+    };
+    let stored: usize = items.iter().map(|kv| kv.value.len()).sum();
+    // Each object grows by its type fields and resourceVersion: about 64 bytes.
+    let mut out = Vec::with_capacity(members.len() + stored + items.len() * 64 + 16);
+    out.extend_from_slice(members);
+    out.extend_from_slice(b",\"items\":[");
+    for (i, kv) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        store_access::append_served(&mut out, kv, served)?;
+    }
+    out.extend_from_slice(b"]}");
+    Ok(out)
 }
 
 /// The snapshot revision a list reads at: latest for "" and "0" (kube serves "0" from its

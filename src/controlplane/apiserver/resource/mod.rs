@@ -10,6 +10,8 @@ mod list;
 mod patch;
 mod update;
 mod watch;
+mod watch_event;
+mod watch_table;
 
 pub use body::decode_object;
 

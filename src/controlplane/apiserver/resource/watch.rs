@@ -1,7 +1,6 @@
 //! WATCH: newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) resumed
 //! from a resourceVersion or started from the current state, filtered by selectors (an object
 //! that stops matching is reported DELETED, one that starts matching ADDED, as kube does).
-//! Event objects are sent as stored, as one-row Tables, or as PartialObjectMetadata.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,27 +13,28 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{Event, EventKind, StoreError};
+use crate::controlplane::store::StoreError;
 
 use super::super::dispatch::Call;
+use super::super::served_json::ServedType;
 use super::super::state::ApiState;
-use super::super::table::{self, MetaVersion, Output, TableBuilder};
+use super::super::table::{self, Output};
 use super::super::{object, store_access};
 use super::list::Filter;
+use super::watch_event::{SharedEvent, Wanted, object_line, value_line};
 
 /// kube-apiserver's default for watches without timeoutSeconds (its min-request-timeout).
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 /// How often a BOOKMARK is sent when the client allows them.
-const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
+pub(super) const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
 
 pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> Result<Response, ApiError> {
-    let mut embed = match call.output()? {
-        Output::Objects => Embed::Objects,
-        Output::Table(options) => Embed::Table { builder: TableBuilder::new(&def, options), headers_sent: false },
-        Output::Partial(version) => Embed::Partial(version),
+    match call.output()? {
+        Output::Objects => {}
         Output::PartialList(_) => return Err(table::partial_list_of_object()),
-    };
-    let filter = Arc::new(Filter::from_call(call, &def)?);
+        Output::Table(_) | Output::Partial(_) => return super::watch_table::watch_converted(state, call, def).await,
+    }
+    let filter = Filter::from_call(call, &def)?;
     let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
     let ns = super::namespace_of(&def, call).map(str::to_string);
     // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
@@ -50,8 +50,7 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
 
     // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
     let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
-        let (objects, revision) = store_access::list_all(&state, &prefix).await?;
-        (objects, revision)
+        store_access::list_all_stored(&state, &prefix).await?
     } else {
         let start = object::parse_resource_version(&rv)
             .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
@@ -59,26 +58,37 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     };
 
     let api_version = super::api_version(&def);
+    let served = ServedType::new(&api_version, &def.kind);
     let events = state.store.watch(&prefix, start);
     let guard = state.metrics.watch_opened();
+    // Only a watcher with selectors or a name needs objects decoded.
+    let wanted: Option<Box<Wanted>> = if name.is_none() && filter.is_empty() {
+        None
+    } else {
+        let def = def.clone();
+        Some(Box::new(move |obj: &Value| {
+            name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
+        }))
+    };
     let stream = async_stream::stream! {
         let _guard = guard;
-        let wanted = |obj: &Value| -> bool {
-            name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
-        };
-        for mut obj in initial {
-            if wanted(&obj) {
-                set_type(&mut obj, &api_version, &def.kind);
-                yield Ok::<_, std::io::Error>(line("ADDED", &embed.encode(obj)));
+        let wanted = wanted.as_deref();
+        for kv in initial {
+            let keep = match wanted {
+                None => true,
+                Some(w) => store_access::decode(&kv).is_ok_and(|obj| w(&obj)),
+            };
+            if keep && let Ok(line) = object_line("ADDED", &kv, &served) {
+                yield Ok::<_, std::io::Error>(line);
             }
         }
         if send_initial && bookmarks {
-            yield Ok(line("BOOKMARK", &embed.encode(bookmark(&api_version, &def.kind, start, true))));
+            yield Ok(value_line("BOOKMARK", &bookmark(&api_version, &def.kind, start, true)));
         }
         let mut events = match events {
             Ok(s) => s,
             Err(e) => {
-                yield Ok(line("ERROR", &expired(e, start)));
+                yield Ok(value_line("ERROR", &expired(e, start)));
                 return;
             }
         };
@@ -91,21 +101,23 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
             tokio::select! {
                 _ = &mut deadline => break,
                 _ = ticker.tick(), if bookmarks => {
-                    yield Ok(line("BOOKMARK", &embed.encode(bookmark(&api_version, &def.kind, last_rev, false))));
+                    yield Ok(value_line("BOOKMARK", &bookmark(&api_version, &def.kind, last_rev, false)));
                 }
                 next = events.next() => {
                     let Some(next) = next else { break };
                     let event = match next {
                         Ok(ev) => ev,
                         Err(e) => {
-                            yield Ok(line("ERROR", &expired(e, last_rev)));
+                            yield Ok(value_line("ERROR", &expired(e, last_rev)));
                             break;
                         }
                     };
                     last_rev = event.revision;
-                    if let Some((kind, mut obj)) = translate(&event, &wanted) {
-                        set_type(&mut obj, &api_version, &def.kind);
-                        yield Ok(line(kind, &embed.encode(obj)));
+                    let shared = SharedEvent::of(&event);
+                    if let Some(kind) = shared.kind_for(&event, wanted)
+                        && let Some(line) = shared.line(&event, kind, &served)
+                    {
+                        yield Ok(line);
                     }
                 }
             }
@@ -117,64 +129,7 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     Ok(resp)
 }
 
-/// How event objects are sent.
-enum Embed {
-    Objects,
-    /// One-row Tables; only the first event carries the column definitions, as
-    /// kube-apiserver's watch encoder sends them (kubectl reuses the columns it has).
-    Table {
-        builder: TableBuilder,
-        headers_sent: bool,
-    },
-    Partial(MetaVersion),
-}
-
-impl Embed {
-    fn encode(&mut self, obj: Value) -> Value {
-        match self {
-            Self::Objects => obj,
-            Self::Table { builder, headers_sent } => {
-                builder.restamp();
-                let table = builder.single(&obj, !*headers_sent);
-                *headers_sent = true;
-                table
-            }
-            Self::Partial(version) => table::partial_object(&obj, *version),
-        }
-    }
-}
-
-/// A store event as the client sees it, given its selectors.
-fn translate(event: &Event, wanted: &dyn Fn(&Value) -> bool) -> Option<(&'static str, Value)> {
-    let now = store_access::decode(&event.kv).ok()?;
-    let before = event.prev.as_ref().and_then(|p| store_access::decode(p).ok());
-    match event.kind {
-        EventKind::Created => wanted(&now).then_some(("ADDED", now)),
-        EventKind::Deleted => wanted(&now).then_some(("DELETED", now)),
-        EventKind::Updated => {
-            let was = before.as_ref().is_some_and(wanted);
-            match (was, wanted(&now)) {
-                (true, true) => Some(("MODIFIED", now)),
-                (false, true) => Some(("ADDED", now)),
-                (true, false) => Some(("DELETED", now)),
-                (false, false) => None,
-            }
-        }
-    }
-}
-
-fn set_type(obj: &mut Value, api_version: &str, kind: &str) {
-    obj["apiVersion"] = Value::String(api_version.to_string());
-    obj["kind"] = Value::String(kind.to_string());
-}
-
-fn line(kind: &str, obj: &Value) -> bytes::Bytes {
-    let mut buf = serde_json::to_vec(&json!({"type": kind, "object": obj})).unwrap_or_default();
-    buf.push(b'\n');
-    bytes::Bytes::from(buf)
-}
-
-fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value {
+pub(super) fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value {
     let mut meta = json!({"resourceVersion": rev.to_string()});
     if initial_end {
         meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
@@ -184,7 +139,7 @@ fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value
 
 /// The ERROR event for a watch that cannot continue (history compacted, or the watcher fell
 /// behind): 410 Expired, so clients relist.
-fn expired(err: StoreError, rev: i64) -> Value {
+pub(super) fn expired(err: StoreError, rev: i64) -> Value {
     match err {
         StoreError::Compacted { requested, compacted } => {
             ApiError::resource_expired(requested, compacted + 1).to_status_json()

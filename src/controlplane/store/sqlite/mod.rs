@@ -3,7 +3,8 @@
 //!
 //! A write returns only after its transaction is committed (and, with
 //! [`Synchronous::Full`], fsynced). Its revision is then visible to `get`/`list` on any
-//! connection (read-your-writes) and its event has been published to watchers.
+//! connection (read-your-writes), and its event is published to watchers right after the
+//! writers of the batch are answered.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

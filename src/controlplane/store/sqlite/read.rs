@@ -204,9 +204,9 @@ pub(super) fn history(
             let event = if deleted {
                 // A tombstone carries the deleted value, which is also the previous value.
                 let prev = KeyValue { mod_revision: prev_revision, ..kv.clone() };
-                Event { kind: EventKind::Deleted, revision: id, kv, prev: Some(prev) }
+                Event::new(EventKind::Deleted, id, kv, Some(prev))
             } else if create_revision == id {
-                Event { kind: EventKind::Created, revision: id, kv, prev: None }
+                Event::new(EventKind::Created, id, kv, None)
             } else {
                 let prev = match (prev_value, prev_create) {
                     (Some(value), Some(create_revision)) => Some(KeyValue {
@@ -220,7 +220,7 @@ pub(super) fn history(
                     // caller detects through `compacted`.
                     _ => None,
                 };
-                Event { kind: EventKind::Updated, revision: id, kv, prev }
+                Event::new(EventKind::Updated, id, kv, prev)
             };
             Ok(event)
         })

@@ -217,10 +217,12 @@ impl Writer {
                 self.shared.current.store(txn.last, Ordering::Release);
                 self.shared.compacted.store(txn.compacted, Ordering::Release);
                 self.shared.compaction_steps.fetch_add(txn.compaction_steps, Ordering::Relaxed);
+                // Writers hear back before watchers: publishing wakes every watcher, and with
+                // a thousand of them the writers' replies would queue behind all of those.
+                self.finish(done, size, dirty);
                 if !txn.events.is_empty() {
                     self.hub.publish(Arc::from(txn.events));
                 }
-                self.finish(done, size, dirty);
             }
             Err(err) => {
                 tracing::error!(error = %err, requests = size, "the store could not commit a batch of writes");
@@ -330,7 +332,7 @@ impl Writer {
         self.insert(rev, &key, &value, rev, latest.map_or(0, |row| row.id), false)?;
         txn.last = rev;
         let kv = KeyValue { key, value, create_revision: rev, mod_revision: rev };
-        txn.events.push(Event { kind: EventKind::Created, revision: rev, kv, prev: None });
+        txn.events.push(Event::new(EventKind::Created, rev, kv, None));
         Ok(Ok(rev))
     }
 
@@ -346,7 +348,7 @@ impl Writer {
         txn.last = rev;
         let prev = row.kv(&key);
         let kv = KeyValue { key, value, create_revision: row.create_revision, mod_revision: rev };
-        txn.events.push(Event { kind: EventKind::Updated, revision: rev, kv, prev: Some(prev) });
+        txn.events.push(Event::new(EventKind::Updated, rev, kv, Some(prev)));
         Ok(Ok(rev))
     }
 
@@ -365,7 +367,7 @@ impl Writer {
         txn.last = rev;
         let prev = row.kv(&key);
         let kv = KeyValue { mod_revision: rev, ..prev.clone() };
-        txn.events.push(Event { kind: EventKind::Deleted, revision: rev, kv, prev: Some(prev.clone()) });
+        txn.events.push(Event::new(EventKind::Deleted, rev, kv, Some(prev.clone())));
         Ok(Ok((rev, prev)))
     }
 
