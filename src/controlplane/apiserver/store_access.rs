@@ -92,14 +92,18 @@ pub async fn get_typed<T: DeserializeOwned>(
 /// Every object under a prefix at the latest revision (internal controllers and bootstrap;
 /// client lists page through `list` instead).
 pub async fn list_all(state: &ApiState, prefix: &str) -> Result<(Vec<Value>, i64), ApiError> {
+    let (kvs, rev) = list_all_keyed(state, prefix).await?;
+    Ok((kvs.iter().map(decode).collect::<Result<_, _>>()?, rev))
+}
+
+/// Every key and value under a prefix at the latest revision, for callers that need the keys.
+pub async fn list_all_keyed(state: &ApiState, prefix: &str) -> Result<(Vec<KeyValue>, i64), ApiError> {
     use crate::controlplane::store::ListOptions;
     let mut out = Vec::new();
     let mut opts = ListOptions::default();
     loop {
         let page = state.store.list(prefix, opts.clone()).await.map_err(|e| store_error(e, "", prefix, ""))?;
-        for kv in &page.items {
-            out.push(decode(kv)?);
-        }
+        out.extend(page.items);
         match page.continue_after {
             Some(after) => {
                 opts.start_after = Some(after);
