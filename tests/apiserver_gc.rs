@@ -134,6 +134,15 @@ fn orphan_keeps_dependents_without_their_reference() {
     assert!(owner_uids(&child).is_empty(), "the reference to the deleted owner is gone: {child}");
     let secret = get(&plane, "secret", "child-secret").expect("an orphaned dependent stays");
     assert_eq!(owner_uids(&secret), vec![keeper]);
+
+    let bad = plane.kubectl_run(&[
+        "delete",
+        "--raw",
+        "/api/v1/namespaces/default/configmaps/keeper?propagationPolicy=Sideways",
+    ]);
+    assert_ne!(bad.code, 0);
+    assert!(bad.stderr.contains(r#"Unsupported value: "Sideways""#), "{}", bad.stderr);
+    assert!(get(&plane, "configmap", "keeper").is_some(), "a rejected delete deletes nothing");
 }
 
 #[test]

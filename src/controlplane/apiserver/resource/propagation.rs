@@ -2,6 +2,7 @@
 //! (Background, Foreground, Orphan) or the legacy `orphanDependents`, from the body or the query.
 
 use crate::controlplane::apimachinery::ApiError;
+use crate::controlplane::apimachinery::Cause;
 
 /// The finalizer that keeps an owner until its blocking dependents are gone.
 pub const FOREGROUND_FINALIZER: &str = "foregroundDeletion";
@@ -42,8 +43,10 @@ pub fn resolve(
     };
     let policy = body_policy.or(query_policy);
     let orphan = body_orphan.or(query_orphan);
-    if policy.is_some() && orphan.is_some() {
-        return Err(ApiError::bad_request("orphanDependents and propagationPolicy cannot both be set"));
+    if let (Some(p), Some(_)) = (policy, orphan) {
+        let cause =
+            Cause::invalid("propagationPolicy", p, "orphanDependents and deletionPropagation cannot be both set");
+        return Err(invalid(cause));
     }
     if let Some(orphan) = orphan {
         return Ok(Some(if orphan { Propagation::Orphan } else { Propagation::Background }));
@@ -53,10 +56,15 @@ pub fn resolve(
         Some("Background") => Ok(Some(Propagation::Background)),
         Some("Foreground") => Ok(Some(Propagation::Foreground)),
         Some("Orphan") => Ok(Some(Propagation::Orphan)),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "propagationPolicy: Unsupported value: {other:?}: supported values: \"Foreground\", \"Background\", \"Orphan\""
-        ))),
+        Some(other) => {
+            Err(invalid(Cause::not_supported("propagationPolicy", other, &["Foreground", "Background", "Orphan"])))
+        }
     }
+}
+
+/// kube-apiserver's rejection of DeleteOptions: 422 on `DeleteOptions.meta.k8s.io ""`.
+fn invalid(cause: Cause) -> ApiError {
+    ApiError::invalid("meta.k8s.io", "DeleteOptions", "", vec![cause])
 }
 
 /// The finalizers after a delete with `policy`: the policy's finalizer replaces the other one;
@@ -81,8 +89,10 @@ mod tests {
         assert_eq!(resolve(None, None, None, Some("true")).unwrap(), Some(Propagation::Orphan));
         assert_eq!(resolve(None, Some(false), None, None).unwrap(), Some(Propagation::Background));
         assert_eq!(resolve(None, None, None, None).unwrap(), None);
-        assert_eq!(resolve(Some("Foreground"), Some(true), None, None).unwrap_err().code, 400);
-        assert_eq!(resolve(Some("Sideways"), None, None, None).unwrap_err().code, 400);
+        assert_eq!(resolve(Some("Foreground"), Some(true), None, None).unwrap_err().code, 422);
+        let err = resolve(Some("Sideways"), None, None, None).unwrap_err();
+        assert_eq!(err.code, 422);
+        assert!(err.message.contains(r#"propagationPolicy: Unsupported value: "Sideways""#), "{}", err.message);
     }
 
     #[test]
