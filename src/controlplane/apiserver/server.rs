@@ -151,6 +151,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         controllers::rbac::RbacCache,
         rbac_tx,
     )));
+    background.push(tokio::spawn(controllers::gc::run(state.clone())));
     // Serve only once authorization and the served resources reflect the store.
     let _ = crd_rx.await;
     let _ = rbac_rx.await;

@@ -1,6 +1,7 @@
 //! DELETE of one object and of a collection. Objects with finalizers are only marked
 //! (deletionTimestamp) and disappear when the last finalizer is removed; preconditions on uid
-//! and resourceVersion are honoured; dryRun deletes nothing.
+//! and resourceVersion are honoured; dryRun deletes nothing. Foreground and Orphan propagation
+//! mark the object with the garbage collector's finalizer, which finishes the deletion.
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -13,6 +14,7 @@ use crate::controlplane::registry::ResourceDef;
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
 use super::super::{object, store_access};
+use super::propagation::{self, Propagation};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -21,13 +23,26 @@ struct DeleteOptions {
     preconditions: Option<Preconditions>,
     #[serde(default)]
     dry_run: Vec<String>,
+    propagation_policy: Option<String>,
+    orphan_dependents: Option<bool>,
+}
+
+impl DeleteOptions {
+    fn propagation(&self, call: &Call) -> Result<Option<Propagation>, ApiError> {
+        propagation::resolve(
+            self.propagation_policy.as_deref(),
+            self.orphan_dependents,
+            call.param("propagationPolicy"),
+            call.param("orphanDependents"),
+        )
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Preconditions {
-    uid: Option<String>,
-    resource_version: Option<String>,
+pub struct Preconditions {
+    pub uid: Option<String>,
+    pub resource_version: Option<String>,
 }
 
 fn options(call: &Call) -> Result<DeleteOptions, ApiError> {
@@ -50,38 +65,49 @@ const MAX_ATTEMPTS: usize = 5;
 pub async fn delete(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let opts = options(call)?;
     let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
+    let policy = opts.propagation(call)?;
     let ns = super::namespace_of(def, call);
-    let obj = delete_one(state, def, ns, &call.info.name, opts.preconditions.as_ref(), dry_run).await?;
+    let target = Target { group: &def.group, plural: &def.plural, ns, name: &call.info.name };
+    let obj = delete_one(state, &target, opts.preconditions.as_ref(), policy, dry_run).await?;
     Ok(json_response(StatusCode::OK, &obj))
 }
 
-async fn delete_one(
+/// Which object a delete is about.
+pub struct Target<'a> {
+    pub group: &'a str,
+    pub plural: &'a str,
+    pub ns: Option<&'a str>,
+    pub name: &'a str,
+}
+
+/// Deletes one object, or marks it when finalizers (its own or the policy's) must run first.
+pub async fn delete_one(
     state: &ApiState,
-    def: &ResourceDef,
-    ns: Option<&str>,
-    name: &str,
+    target: &Target<'_>,
     pre: Option<&Preconditions>,
+    policy: Option<Propagation>,
     dry_run: bool,
 ) -> Result<Value, ApiError> {
-    let key = store_access::key(&def.group, &def.plural, ns, name);
+    let Target { group, plural, ns, name } = *target;
+    let key = store_access::key(group, plural, ns, name);
     for _ in 0..MAX_ATTEMPTS {
-        let Some((current, rev)) = store_access::get(state, &def.group, &def.plural, ns, name).await? else {
-            return Err(ApiError::not_found(&def.group, &def.plural, name));
+        let Some((current, rev)) = store_access::get(state, group, plural, ns, name).await? else {
+            return Err(ApiError::not_found(group, plural, name));
         };
         if let Some(pre) = pre {
             let uid = object::meta_str(&current, "uid").unwrap_or("");
             if let Some(want) = pre.uid.as_deref().filter(|u| *u != uid) {
                 return Err(ApiError::conflict(
-                    &def.group,
-                    &def.plural,
+                    group,
+                    plural,
                     name,
                     &format!("Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"),
                 ));
             }
             if let Some(want) = pre.resource_version.as_deref().filter(|r| *r != rev.to_string()) {
                 return Err(ApiError::conflict(
-                    &def.group,
-                    &def.plural,
+                    group,
+                    plural,
                     name,
                     &format!(
                         "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rev}"
@@ -92,36 +118,43 @@ async fn delete_one(
         if dry_run {
             return Ok(current);
         }
-        if !object::finalizers(&current).is_empty() {
-            if current.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() {
+        let before = object::finalizers(&current);
+        let finalizers = propagation::finalizers_after(&before, policy);
+        if !finalizers.is_empty() {
+            let deleting = current.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some();
+            if deleting && finalizers == before {
                 return Ok(current);
             }
             let mut marked = current.clone();
             let meta = object::meta_mut(&mut marked);
-            meta.insert("deletionTimestamp".into(), Value::String(object::now_rfc3339()));
-            meta.insert("deletionGracePeriodSeconds".into(), json!(0));
+            if !deleting {
+                meta.insert("deletionTimestamp".into(), Value::String(object::now_rfc3339()));
+                meta.insert("deletionGracePeriodSeconds".into(), json!(0));
+            }
+            meta.insert("finalizers".into(), json!(finalizers));
             match state.store.update(&key, object::to_stored_bytes(&marked), rev).await {
                 Ok(new_rev) => return Ok(object::with_resource_version(marked, new_rev)),
                 Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
-                Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, name)),
+                Err(e) => return Err(store_access::store_error(e, group, plural, name)),
             }
         }
         match state.store.delete(&key, Some(rev)).await {
             Ok((del_rev, _)) => return Ok(object::with_resource_version(current, del_rev)),
             Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
             Err(crate::controlplane::store::StoreError::NotFound { .. }) => {
-                return Err(ApiError::not_found(&def.group, &def.plural, name));
+                return Err(ApiError::not_found(group, plural, name));
             }
-            Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, name)),
+            Err(e) => return Err(store_access::store_error(e, group, plural, name)),
         }
     }
-    Err(ApiError::conflict(&def.group, &def.plural, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
+    Err(ApiError::conflict(group, plural, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
 }
 
 /// DELETE on a collection: every object matching the selectors, each as a single delete.
 pub async fn delete_collection(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let opts = options(call)?;
     let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
+    let policy = opts.propagation(call)?;
     let filter = super::list::Filter::from_call(call, def)?;
     let ns = super::namespace_of(def, call);
     let prefix = store_access::prefix(&def.group, &def.plural, ns);
@@ -130,7 +163,8 @@ pub async fn delete_collection(state: &ApiState, call: &Call, def: &ResourceDef)
     for obj in objects.iter().filter(|o| filter.matches(def, o)) {
         let name = object::meta_str(obj, "name").unwrap_or_default().to_string();
         let obj_ns = object::meta_str(obj, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
-        match delete_one(state, def, obj_ns.as_deref(), &name, None, dry_run).await {
+        let target = Target { group: &def.group, plural: &def.plural, ns: obj_ns.as_deref(), name: &name };
+        match delete_one(state, &target, None, policy, dry_run).await {
             Ok(o) => deleted.push(o),
             // Deleted by someone else meanwhile: that is what was asked.
             Err(e) if e.code == 404 => {}

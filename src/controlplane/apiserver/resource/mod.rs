@@ -3,11 +3,12 @@
 
 mod body;
 mod create;
-mod delete;
+pub mod delete;
 mod fields;
 mod get;
 mod list;
 mod patch;
+pub mod propagation;
 mod update;
 mod watch;
 mod watch_event;

@@ -1,0 +1,270 @@
+//! The garbage collector's view of ownership: every object's uid, ownerReferences and deletion
+//! state, plus the uids of owners seen deleted (tombstones). `plan` turns one snapshot into the
+//! writes that move the store toward kube-controller-manager's rules.
+//!
+//! An owner counts as gone only when this graph saw an object with that uid and then saw it go
+//! (a tombstone). A reference to a uid never seen (a wrong uid under a live owner's name, say)
+//! proves nothing, so its dependent is never deleted for it.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use crate::controlplane::apiserver::object;
+use crate::controlplane::apiserver::resource::propagation::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnerRef {
+    pub uid: String,
+    pub block: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub key: String,
+    pub uid: String,
+    pub rev: i64,
+    pub owners: Vec<OwnerRef>,
+    pub finalizers: Vec<String>,
+    pub deleting: bool,
+}
+
+impl Node {
+    pub fn from_object(key: &str, obj: &Value) -> Option<Node> {
+        let uid = object::meta_str(obj, "uid").filter(|u| !u.is_empty())?.to_string();
+        let rev = object::meta_str(obj, "resourceVersion").and_then(object::parse_resource_version)?;
+        let meta = obj.get("metadata")?;
+        let owners = meta
+            .get("ownerReferences")
+            .and_then(Value::as_array)
+            .map(|refs| {
+                refs.iter()
+                    .filter_map(|r| {
+                        let uid = r.get("uid").and_then(Value::as_str).filter(|u| !u.is_empty())?;
+                        let block = r.get("blockOwnerDeletion").and_then(Value::as_bool).unwrap_or(false);
+                        Some(OwnerRef { uid: uid.to_string(), block })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(Node {
+            key: key.to_string(),
+            uid,
+            rev,
+            owners,
+            finalizers: object::finalizers(obj),
+            deleting: meta.get("deletionTimestamp").is_some(),
+        })
+    }
+
+    fn waits_for_dependents(&self) -> bool {
+        self.deleting && self.finalizers.iter().any(|f| f == FOREGROUND_FINALIZER)
+    }
+
+    fn orphans_dependents(&self) -> bool {
+        self.deleting && self.finalizers.iter().any(|f| f == ORPHAN_FINALIZER)
+    }
+}
+
+/// One write the collector makes; each carries the uid and revision it was planned from, so a
+/// changed or recreated object is left alone.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Delete { key: String, uid: String, rev: i64, policy: Propagation },
+    DropOwners { key: String, uid: String, rev: i64, owners: Vec<String> },
+    RemoveFinalizer { key: String, uid: String, rev: i64, finalizer: &'static str },
+    ForgetTombstone { uid: String },
+}
+
+#[derive(Debug, Default)]
+pub struct Graph {
+    pub nodes: HashMap<String, Node>,
+    uid_by_key: HashMap<String, String>,
+    pub tombstones: HashSet<String>,
+}
+
+impl Graph {
+    pub fn upsert(&mut self, node: Node) {
+        if let Some(old_uid) = self.uid_by_key.insert(node.key.clone(), node.uid.clone())
+            && old_uid != node.uid
+        {
+            self.nodes.remove(&old_uid);
+        }
+        self.nodes.insert(node.uid.clone(), node);
+    }
+
+    /// Removes the object `uid` deleted from `key`; returns the uid when something still
+    /// references it, which makes it a tombstone.
+    pub fn remove(&mut self, key: &str, uid: &str) -> Option<String> {
+        if self.uid_by_key.get(key).is_some_and(|u| u == uid) {
+            self.uid_by_key.remove(key);
+        }
+        self.nodes.remove(uid);
+        let uid = uid.to_string();
+        if self.is_referenced(&uid) {
+            self.tombstones.insert(uid.clone());
+            return Some(uid);
+        }
+        None
+    }
+
+    /// Replaces the objects with a fresh listing; referenced objects that vanished meanwhile
+    /// become tombstones (they were seen, and they are gone). Returns the new tombstones.
+    pub fn replace(&mut self, nodes: Vec<Node>) -> Vec<String> {
+        let old: Vec<String> = self.nodes.keys().cloned().collect();
+        self.nodes.clear();
+        self.uid_by_key.clear();
+        for n in nodes {
+            self.upsert(n);
+        }
+        let gone: Vec<String> =
+            old.into_iter().filter(|u| !self.nodes.contains_key(u) && self.is_referenced(u)).collect();
+        self.tombstones.extend(gone.iter().cloned());
+        gone
+    }
+
+    fn is_referenced(&self, uid: &str) -> bool {
+        self.nodes.values().any(|n| n.owners.iter().any(|o| o.uid == uid))
+    }
+
+    fn dependents<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = (&'a Node, &'a OwnerRef)> + 'a {
+        self.nodes.values().filter_map(move |n| n.owners.iter().find(|o| o.uid == uid).map(|o| (n, o)))
+    }
+
+    /// The writes this snapshot calls for.
+    pub fn plan(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for node in self.nodes.values() {
+            self.plan_owner(node, &mut actions);
+            self.plan_dependent(node, &mut actions);
+        }
+        for uid in &self.tombstones {
+            if !self.is_referenced(uid) {
+                actions.push(Action::ForgetTombstone { uid: uid.clone() });
+            }
+        }
+        actions
+    }
+
+    /// An owner being deleted in the foreground or orphaning its dependents.
+    fn plan_owner(&self, node: &Node, actions: &mut Vec<Action>) {
+        let (key, uid, rev) = (node.key.clone(), node.uid.clone(), node.rev);
+        if node.orphans_dependents() {
+            let mut any = false;
+            for (dep, _) in self.dependents(&node.uid) {
+                any = true;
+                actions.push(Action::DropOwners {
+                    key: dep.key.clone(),
+                    uid: dep.uid.clone(),
+                    rev: dep.rev,
+                    owners: vec![node.uid.clone()],
+                });
+            }
+            if !any {
+                actions.push(Action::RemoveFinalizer { key, uid, rev, finalizer: ORPHAN_FINALIZER });
+            }
+        } else if node.waits_for_dependents() && !self.dependents(&node.uid).any(|(_, r)| r.block) {
+            actions.push(Action::RemoveFinalizer { key, uid, rev, finalizer: FOREGROUND_FINALIZER });
+        }
+    }
+
+    /// A dependent whose owners are all gone or waiting for it is deleted; one that still has a
+    /// live owner only loses its references to the others.
+    fn plan_dependent(&self, node: &Node, actions: &mut Vec<Action>) {
+        let mut released = Vec::new();
+        let mut waiting = false;
+        let mut live = false;
+        for r in &node.owners {
+            match self.nodes.get(&r.uid) {
+                Some(owner) if owner.waits_for_dependents() => {
+                    waiting = true;
+                    released.push(r.uid.clone());
+                }
+                // An owner orphaning its dependents removes its own reference.
+                Some(_) => live = true,
+                None if self.tombstones.contains(&r.uid) => released.push(r.uid.clone()),
+                None => live = true,
+            }
+        }
+        if released.is_empty() {
+            return;
+        }
+        let (key, uid, rev) = (node.key.clone(), node.uid.clone(), node.rev);
+        if live {
+            actions.push(Action::DropOwners { key, uid, rev, owners: released });
+        } else if !node.deleting {
+            let has_dependents = self.dependents(&node.uid).next().is_some();
+            let policy = if waiting && has_dependents { Propagation::Foreground } else { Propagation::Background };
+            actions.push(Action::Delete { key, uid, rev, policy });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(uid: &str, owners: &[(&str, bool)], finalizers: &[&str], deleting: bool) -> Node {
+        Node {
+            key: format!("/registry/core/configmaps/default/{uid}"),
+            uid: uid.into(),
+            rev: 1,
+            owners: owners.iter().map(|(u, b)| OwnerRef { uid: u.to_string(), block: *b }).collect(),
+            finalizers: finalizers.iter().map(|f| f.to_string()).collect(),
+            deleting,
+        }
+    }
+
+    fn deletes(g: &Graph) -> Vec<String> {
+        let mut out: Vec<String> = g
+            .plan()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Delete { uid, .. } => Some(uid),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn only_dependents_of_a_seen_and_deleted_owner_are_deleted() {
+        let mut g = Graph::default();
+        g.upsert(node("owner", &[], &[], false));
+        g.upsert(node("dep", &[("owner", false)], &[], false));
+        g.upsert(node("stranger", &[("never-seen", false)], &[], false));
+        g.upsert(node("shared", &[("owner", false), ("other", false)], &[], false));
+        g.upsert(node("other", &[], &[], false));
+        assert!(deletes(&g).is_empty());
+        assert_eq!(g.remove("/registry/core/configmaps/default/owner", "owner"), Some("owner".into()));
+        assert_eq!(deletes(&g), vec!["dep".to_string()]);
+        let drops: Vec<_> = g.plan().into_iter().filter(|a| matches!(a, Action::DropOwners { .. })).collect();
+        assert_eq!(drops.len(), 1, "the shared dependent only loses its dead owner: {drops:?}");
+    }
+
+    #[test]
+    fn foreground_owner_waits_for_blocking_dependents_only() {
+        let mut g = Graph::default();
+        g.upsert(node("owner", &[], &[FOREGROUND_FINALIZER], true));
+        g.upsert(node("blocker", &[("owner", true)], &["example.com/hold"], true));
+        g.upsert(node("loose", &[("owner", false)], &[], false));
+        let plan = g.plan();
+        assert!(!plan.iter().any(|a| matches!(a, Action::RemoveFinalizer { .. })), "{plan:?}");
+        assert_eq!(deletes(&g), vec!["loose".to_string()]);
+        g.remove("/registry/core/configmaps/default/blocker", "blocker");
+        assert!(g.plan().iter().any(|a| matches!(a, Action::RemoveFinalizer { uid, .. } if uid == "owner")));
+    }
+
+    #[test]
+    fn orphaning_owner_releases_dependents_then_itself() {
+        let mut g = Graph::default();
+        g.upsert(node("owner", &[], &[ORPHAN_FINALIZER], true));
+        g.upsert(node("dep", &[("owner", true)], &[], false));
+        let plan = g.plan();
+        assert!(plan.iter().any(|a| matches!(a, Action::DropOwners { uid, .. } if uid == "dep")), "{plan:?}");
+        assert!(deletes(&g).is_empty());
+        g.upsert(node("dep", &[], &[], false));
+        assert!(g.plan().iter().any(|a| matches!(a, Action::RemoveFinalizer { uid, .. } if uid == "owner")));
+    }
+}
