@@ -74,22 +74,32 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
                 Err(StoreError::Closed) => return,
                 Err(_) => break,
             };
-            let tombstone = {
+            let (tombstone, replan) = {
                 let mut g = graph.lock().unwrap_or_else(|p| p.into_inner());
-                match ev.kind {
-                    EventKind::Created | EventKind::Updated => {
-                        if let Some(n) = node(&ev.kv) {
-                            g.upsert(n);
-                        }
-                        None
+                match (ev.kind, node(&ev.kv)) {
+                    (_, None) => (None, false),
+                    (EventKind::Created | EventKind::Updated, Some(n)) => {
+                        let was = g.nodes.get(&n.uid).is_some_and(Node::matters);
+                        let replan = was || n.matters();
+                        g.upsert(n);
+                        (None, replan)
                     }
-                    EventKind::Deleted => node(&ev.kv).and_then(|n| g.remove(&n.key, &n.uid)),
+                    (EventKind::Deleted, Some(n)) => {
+                        let was = n.matters();
+                        let tomb = g.remove(&n.key, &n.uid);
+                        let replan = was || tomb.is_some();
+                        (tomb, replan)
+                    }
                 }
             };
             if let Some(uid) = tombstone {
                 remember(state, &uid).await;
             }
-            wake.notify_one();
+            // Planning walks the whole graph; writes to objects without owners and not being
+            // deleted cannot change it, so they do not wake the worker.
+            if replan {
+                wake.notify_one();
+            }
         }
     }
 }

@@ -57,6 +57,13 @@ impl Node {
         })
     }
 
+    /// Whether a change to this object can change the collector's plan: it has owners, or it
+    /// is being deleted (an owner in foreground or orphan deletion). Most objects have neither,
+    /// so most writes need no new plan.
+    pub fn matters(&self) -> bool {
+        !self.owners.is_empty() || self.deleting
+    }
+
     fn waits_for_dependents(&self) -> bool {
         self.deleting && self.finalizers.iter().any(|f| f == FOREGROUND_FINALIZER)
     }
