@@ -94,8 +94,8 @@ impl ServedType {
             }
             next_member = scan.next_member()?;
         }
-        for s in 0..specials.len() {
-            if !done[s] {
+        for (s, was_done) in done.into_iter().enumerate() {
+            if !was_done {
                 self.special(out, s, None, revision, &mut first)?;
             }
         }
