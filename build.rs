@@ -32,16 +32,6 @@ fn main() {
     println!("cargo:rustc-env=KARMADACTL_BUILD_DATE={}", rfc3339(epoch));
     println!("cargo:rustc-env=KARMADACTL_RUSTC_VERSION={rustc_version}");
     println!("cargo:rustc-env=KARMADACTL_TARGET={}", std::env::var("TARGET").unwrap_or_default());
-    // Release binaries on Linux are linked as fixed-address (non-PIE) executables: a PIE image
-    // makes the dynamic loader apply ~35,000 relative relocations at every start, which was
-    // most of `karmadactl version`'s time above a bare process start, and dirties the pages it
-    // writes (about 0.6 MiB of RSS). The objects stay position-independent; only the final
-    // link changes. The cost is that the executable's own image is not address-randomised
-    // (libraries, heap and stacks still are).
-    let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if std::env::var("PROFILE").as_deref() == Ok("release") && target_os == "linux" {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
-    }
     // Re-run when the checked-out commit moves; not on every source edit.
     for path in [".git/HEAD", ".git/refs/heads", ".git/index"] {
         if std::path::Path::new(path).exists() {
