@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::StoreError;
+use crate::controlplane::store::{KeyValue, StoreError};
 
 use super::super::dispatch::Call;
 use super::super::served_json::ServedType;
@@ -35,27 +35,8 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
         Output::Table(_) | Output::Partial(_) => return super::watch_table::watch_converted(state, call, def).await,
     }
     let filter = Filter::from_call(call, &def)?;
-    let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
-    let ns = super::namespace_of(&def, call).map(str::to_string);
-    // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
-    let prefix = store_access::prefix(&def.group, &def.plural, ns.as_deref());
-    let timeout = call
-        .param("timeoutSeconds")
-        .and_then(|t| t.parse::<u64>().ok())
-        .map(Duration::from_secs)
-        .unwrap_or(DEFAULT_TIMEOUT);
-    let bookmarks = call.param("allowWatchBookmarks").is_some_and(|v| v == "true" || v == "1");
-    let send_initial = call.param("sendInitialEvents").is_some_and(|v| v == "true" || v == "1");
-    let rv = call.param("resourceVersion").unwrap_or("").to_string();
-
-    // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
-    let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
-        store_access::list_all_stored(&state, &prefix).await?
-    } else {
-        let start = object::parse_resource_version(&rv)
-            .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
-        (Vec::new(), start)
-    };
+    let WatchRequest { name, prefix, timeout, bookmarks, send_initial, initial, start } =
+        WatchRequest::from_call(&state, call, &def).await?;
 
     let api_version = super::api_version(&def);
     let served = ServedType::new(&api_version, &def.kind);
@@ -127,6 +108,46 @@ pub async fn watch(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> 
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
     Ok(resp)
+}
+
+/// What a watch request asks for, read the same way whatever form its events take.
+pub(super) struct WatchRequest {
+    /// The one object watched (legacy /watch/.../name), if any.
+    pub name: Option<String>,
+    pub prefix: String,
+    pub timeout: Duration,
+    pub bookmarks: bool,
+    pub send_initial: bool,
+    /// Objects to send as synthetic ADDED events before the stream.
+    pub initial: Vec<KeyValue>,
+    /// The revision the stream starts after.
+    pub start: i64,
+}
+
+impl WatchRequest {
+    pub(super) async fn from_call(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Self, ApiError> {
+        let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
+        let ns = super::namespace_of(def, call).map(str::to_string);
+        // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
+        let prefix = store_access::prefix(&def.group, &def.plural, ns.as_deref());
+        let timeout = call
+            .param("timeoutSeconds")
+            .and_then(|t| t.parse::<u64>().ok())
+            .map(Duration::from_secs)
+            .unwrap_or(DEFAULT_TIMEOUT);
+        let bookmarks = call.param("allowWatchBookmarks").is_some_and(|v| v == "true" || v == "1");
+        let send_initial = call.param("sendInitialEvents").is_some_and(|v| v == "true" || v == "1");
+        let rv = call.param("resourceVersion").unwrap_or("");
+        // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
+        let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
+            store_access::list_all_stored(state, &prefix).await?
+        } else {
+            let start = object::parse_resource_version(rv)
+                .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
+            (Vec::new(), start)
+        };
+        Ok(Self { name, prefix, timeout, bookmarks, send_initial, initial, start })
+    }
 }
 
 pub(super) fn bookmark(api_version: &str, kind: &str, rev: i64, initial_end: bool) -> Value {

@@ -4,7 +4,6 @@
 //! `watch.rs`.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -21,7 +20,7 @@ use super::super::state::ApiState;
 use super::super::table::{self, MetaVersion, Output, TableBuilder};
 use super::super::{object, store_access};
 use super::list::Filter;
-use super::watch::{BOOKMARK_EVERY, DEFAULT_TIMEOUT, bookmark, expired};
+use super::watch::{BOOKMARK_EVERY, WatchRequest, bookmark, expired};
 
 pub async fn watch_converted(state: Arc<ApiState>, call: &Call, def: Arc<ResourceDef>) -> Result<Response, ApiError> {
     let mut embed = match call.output()? {
@@ -31,28 +30,8 @@ pub async fn watch_converted(state: Arc<ApiState>, call: &Call, def: Arc<Resourc
         Output::PartialList(_) => return Err(table::partial_list_of_object()),
     };
     let filter = Arc::new(Filter::from_call(call, &def)?);
-    let name = (!call.info.name.is_empty()).then(|| call.info.name.clone());
-    let ns = super::namespace_of(&def, call).map(str::to_string);
-    // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
-    let prefix = store_access::prefix(&def.group, &def.plural, ns.as_deref());
-    let timeout = call
-        .param("timeoutSeconds")
-        .and_then(|t| t.parse::<u64>().ok())
-        .map(Duration::from_secs)
-        .unwrap_or(DEFAULT_TIMEOUT);
-    let bookmarks = call.param("allowWatchBookmarks").is_some_and(|v| v == "true" || v == "1");
-    let send_initial = call.param("sendInitialEvents").is_some_and(|v| v == "true" || v == "1");
-    let rv = call.param("resourceVersion").unwrap_or("").to_string();
-
-    // "" and "0" (and sendInitialEvents) start from the current state: synthetic ADDED events.
-    let (initial, start) = if send_initial || rv.is_empty() || rv == "0" {
-        let (objects, revision) = store_access::list_all(&state, &prefix).await?;
-        (objects, revision)
-    } else {
-        let start = object::parse_resource_version(&rv)
-            .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
-        (Vec::new(), start)
-    };
+    let WatchRequest { name, prefix, timeout, bookmarks, send_initial, initial, start } =
+        WatchRequest::from_call(&state, call, &def).await?;
 
     let api_version = super::api_version(&def);
     let events = state.store.watch(&prefix, start);
@@ -62,7 +41,7 @@ pub async fn watch_converted(state: Arc<ApiState>, call: &Call, def: Arc<Resourc
         let wanted = |obj: &Value| -> bool {
             name.as_deref().is_none_or(|n| object::meta_str(obj, "name") == Some(n)) && filter.matches(&def, obj)
         };
-        for mut obj in initial {
+        for mut obj in initial.iter().filter_map(|kv| store_access::decode(kv).ok()) {
             if wanted(&obj) {
                 set_type(&mut obj, &api_version, &def.kind);
                 yield Ok::<_, std::io::Error>(line("ADDED", &embed.encode(obj)));
