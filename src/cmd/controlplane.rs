@@ -70,6 +70,15 @@ pub struct ServeArgs {
     #[arg(long, value_name = "IP")]
     pub advertise_address: Option<IpAddr>,
 
+    /// Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain
+    /// Kubernetes API server, as simulated member clusters use).
+    #[arg(long, value_enum, default_value = "karmada")]
+    pub profile: crate::controlplane::apiserver::Profile,
+
+    /// Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver].
+    #[arg(long, value_name = "NAME")]
+    pub kubeconfig_context: Option<String>,
+
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
@@ -118,6 +127,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.pki_dir = args.pki_dir.clone();
     config.admin_kubeconfig = args.admin_kubeconfig.clone();
     config.advertise_address = args.advertise_address;
+    config.profile = args.profile;
+    if let Some(name) = args.kubeconfig_context.clone() {
+        config.kubeconfig_context = name;
+    }
     init_tracing(ctx.global.verbosity);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::pki::ServingNames;
 
 /// Which flavour of Kubernetes API the server presents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Profile {
     /// The Karmada control plane: Kubernetes built-ins plus the Karmada API.
     Karmada,
@@ -39,6 +39,9 @@ pub struct ServerConfig {
     /// The address clients are told to use (kubeconfig, `kube-public/cluster-info`) when the
     /// listen address is not the one members can reach.
     pub advertise_address: Option<IpAddr>,
+    /// Name of the context (and cluster) in the admin kubeconfig; `karmada-apiserver` for the
+    /// Karmada profile, the member's name for a simulated member.
+    pub kubeconfig_context: String,
 }
 
 impl ServerConfig {
@@ -55,6 +58,7 @@ impl ServerConfig {
             admin_kubeconfig: None,
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
+            kubeconfig_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
         }
     }
 

@@ -165,12 +165,12 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let (stop, stop_rx) = watch::channel(false);
     let server = tokio::spawn(listener::serve(listener, tls_config, dispatch::router(state.clone()), stop_rx));
 
-    let kubeconfig = KubeconfigBuilder::new(
-        crate::wellknown::KARMADA_APISERVER_CONTEXT,
-        crate::wellknown::KARMADA_ADMIN_USER,
-        url.clone(),
-    )
-    .context(crate::wellknown::KARMADA_APISERVER_CONTEXT)
+    let admin_user = match config.profile {
+        Profile::Karmada => crate::wellknown::KARMADA_ADMIN_USER.to_string(),
+        Profile::Kubernetes => format!("{}-admin", config.kubeconfig_context),
+    };
+    let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())
+        .context(&config.kubeconfig_context)
     .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
     .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
     .build();
