@@ -60,6 +60,15 @@ pub fn finalizers(obj: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A Namespace's `spec.finalizers`: what must finish (emptying it) before it is deleted.
+pub fn namespace_finalizers(obj: &Value) -> Vec<String> {
+    obj.get("spec")
+        .and_then(|m| m.get("finalizers"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
 /// Sets `metadata.resourceVersion` for an object read from the store (the store's value never
 /// holds it: the revision is the version).
 pub fn with_resource_version(mut obj: Value, revision: i64) -> Value {

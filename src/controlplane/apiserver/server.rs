@@ -152,6 +152,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         rbac_tx,
     )));
     background.push(tokio::spawn(controllers::gc::run(state.clone())));
+    background.push(tokio::spawn(controllers::namespace::run(state.clone())));
     // Serve only once authorization and the served resources reflect the store.
     let _ = crd_rx.await;
     let _ = rbac_rx.await;
@@ -171,9 +172,9 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     };
     let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())
         .context(&config.kubeconfig_context)
-    .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
-    .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
-    .build();
+        .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
+        .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
+        .build();
     let admin_kubeconfig = config.admin_kubeconfig_path();
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 

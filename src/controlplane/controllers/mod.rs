@@ -12,5 +12,6 @@ pub mod gc;
 mod gc_apply;
 mod gc_graph;
 pub mod karmada_bootstrap;
+pub mod namespace;
 pub mod rbac;
 pub mod serviceaccount_token;

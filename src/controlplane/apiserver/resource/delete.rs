@@ -120,7 +120,11 @@ pub async fn delete_one(
         }
         let before = object::finalizers(&current);
         let finalizers = propagation::finalizers_after(&before, policy);
-        if !finalizers.is_empty() {
+        // A namespace also waits for its spec finalizers (the namespace controller's
+        // `kubernetes`), which empty it before it goes.
+        let namespace = group.is_empty() && plural == "namespaces";
+        let held_by_spec = namespace && !object::namespace_finalizers(&current).is_empty();
+        if !finalizers.is_empty() || held_by_spec {
             let deleting = current.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some();
             if deleting && finalizers == before {
                 return Ok(current);
@@ -131,7 +135,14 @@ pub async fn delete_one(
                 meta.insert("deletionTimestamp".into(), Value::String(object::now_rfc3339()));
                 meta.insert("deletionGracePeriodSeconds".into(), json!(0));
             }
-            meta.insert("finalizers".into(), json!(finalizers));
+            if finalizers.is_empty() {
+                meta.remove("finalizers");
+            } else {
+                meta.insert("finalizers".into(), json!(finalizers));
+            }
+            if namespace {
+                marked["status"]["phase"] = json!("Terminating");
+            }
             match state.store.update(&key, object::to_stored_bytes(&marked), rev).await {
                 Ok(new_rev) => return Ok(object::with_resource_version(marked, new_rev)),
                 Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,

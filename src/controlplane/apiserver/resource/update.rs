@@ -4,7 +4,7 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::controlplane::apimachinery::{ApiError, BadValue, Cause};
 use crate::controlplane::registry::{ResourceDef, Source};
@@ -87,6 +87,13 @@ pub async fn finish(
             }
             merged
         }
+        // A namespace's finalize subresource writes spec.finalizers only.
+        "finalize" => {
+            let mut merged = current.clone();
+            merged["spec"]["finalizers"] =
+                new.get("spec").and_then(|s| s.get("finalizers")).cloned().unwrap_or(json!([]));
+            merged
+        }
         // CSR approval writes the conditions only.
         "approval" => {
             let mut merged = current.clone();
@@ -106,6 +113,11 @@ pub async fn finish(
                     }
                 }
             }
+            // Only the finalize subresource changes a namespace's spec finalizers.
+            if def.group.is_empty() && def.plural == "namespaces" {
+                new["spec"]["finalizers"] =
+                    current.get("spec").and_then(|s| s.get("finalizers")).cloned().unwrap_or(json!([]));
+            }
             new
         }
     };
@@ -121,7 +133,10 @@ pub async fn finish(
     let ns = object::meta_str(&current, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
     let key = store_access::key(&def.group, &def.plural, ns.as_deref(), name);
     // An object marked for deletion goes away once its last finalizer is removed.
-    if new.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() && object::finalizers(&new).is_empty() {
+    if new.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some()
+        && object::finalizers(&new).is_empty()
+        && !(def.group.is_empty() && def.plural == "namespaces" && !object::namespace_finalizers(&new).is_empty())
+    {
         let (rev, _) = state
             .store
             .delete(&key, Some(current_rev))
