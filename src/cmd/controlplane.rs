@@ -79,6 +79,15 @@ pub struct ServeArgs {
     #[arg(long, value_name = "NAME")]
     pub kubeconfig_context: Option<String>,
 
+    /// How often the control plane probes each Push member cluster and updates its status.
+    #[arg(long, default_value = "10s", value_name = "DURATION")]
+    pub cluster_status_update_frequency: String,
+
+    /// How long a member cluster's probes must keep failing before its Ready condition turns
+    /// False.
+    #[arg(long, default_value = "30s", value_name = "DURATION")]
+    pub cluster_failure_threshold: String,
+
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
@@ -128,6 +137,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.admin_kubeconfig = args.admin_kubeconfig.clone();
     config.advertise_address = args.advertise_address;
     config.profile = args.profile;
+    config.cluster_controller.status_update_frequency =
+        positive_duration("cluster-status-update-frequency", &args.cluster_status_update_frequency)?;
+    config.cluster_controller.failure_threshold =
+        super::parse_duration("cluster-failure-threshold", &args.cluster_failure_threshold)?;
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }

@@ -9,6 +9,7 @@ mod jsonpath;
 mod meta_validation;
 mod names;
 mod patch;
+pub mod quantity;
 mod request_info;
 mod selector;
 mod selector_parser;

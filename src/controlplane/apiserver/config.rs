@@ -42,6 +42,8 @@ pub struct ServerConfig {
     /// Name of the context (and cluster) in the admin kubeconfig; `karmada-apiserver` for the
     /// Karmada profile, the member's name for a simulated member.
     pub kubeconfig_context: String,
+    /// How the Karmada profile's cluster controller probes members.
+    pub cluster_controller: crate::controlplane::controllers::cluster::ClusterControllerConfig,
 }
 
 impl ServerConfig {
@@ -59,6 +61,7 @@ impl ServerConfig {
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
             kubeconfig_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
+            cluster_controller: Default::default(),
         }
     }
 

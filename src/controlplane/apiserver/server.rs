@@ -186,7 +186,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         controllers::bootstrap_signer::ensure_cluster_info(&client, &cluster_info)
             .await
             .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
-        background.push(tokio::spawn(controllers::bootstrap_signer::run(client, cluster_info)));
+        background.push(tokio::spawn(controllers::bootstrap_signer::run(client.clone(), cluster_info)));
+        background.push(tokio::spawn(controllers::cluster::run(client, config.cluster_controller)));
     }
 
     Ok(RunningServer { address, url, admin_kubeconfig, state, created_pki: pki.created, stop, server, background })

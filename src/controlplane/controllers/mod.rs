@@ -6,6 +6,7 @@
 
 pub mod bootstrap;
 pub mod bootstrap_signer;
+pub mod cluster;
 pub mod crd;
 pub mod follow;
 pub mod gc;

@@ -1,0 +1,282 @@
+//! Probing one Push member on a period: reach it with the credentials join stored (`secretRef`:
+//! `token` and `caBundle`), ask `/readyz` (or `/healthz`) and `/version`, read its nodes, pods
+//! and API discovery, and write what was found to the Cluster's status.
+
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use k8s_openapi::api::core::v1::{Node, Pod, Secret};
+use kube::api::{ListParams, Patch, PatchParams};
+use kube::config::{AuthInfo, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext};
+use kube::{Api, Client};
+use serde_json::json;
+
+use super::ClusterControllerConfig;
+use super::status::{self, Debounce, Health};
+use crate::karmada::api::cluster::{ApiEnablement, ApiResource, Cluster};
+
+/// How long discovered API enablements are reused before they are read again.
+const API_ENABLEMENTS_TTL: Duration = Duration::from_secs(60);
+
+/// Probes `name` until the Cluster is gone or being deleted (the controller aborts the task
+/// earlier when the spec changes).
+pub async fn run(client: Client, config: ClusterControllerConfig, name: String) {
+    let clusters: Api<Cluster> = Api::all(client.clone());
+    let mut debounce = Debounce::default();
+    let mut member: Option<(String, Client)> = None;
+    let mut enablements: Option<(Instant, String, Vec<ApiEnablement>)> = None;
+    loop {
+        let cluster = match clusters.get_opt(&name).await {
+            Ok(Some(c)) if c.metadata.deletion_timestamp.is_none() => c,
+            Ok(_) => return,
+            Err(e) => {
+                tracing::debug!(cluster = %name, error = %e, "cluster status: reading the cluster failed");
+                tokio::time::sleep(config.status_update_frequency).await;
+                continue;
+            }
+        };
+        let found = observe(&client, &cluster, config, &mut member, &mut enablements).await;
+        if let Some(patch) = status_patch(&cluster, &found, &mut debounce, config)
+            && let Err(e) = clusters.patch_status(&name, &PatchParams::default(), &Patch::Merge(&patch)).await
+        {
+            tracing::debug!(cluster = %name, error = %e, "cluster status: writing the status failed");
+        }
+        tokio::time::sleep(config.status_update_frequency).await;
+    }
+}
+
+/// What one probe found.
+struct Observation {
+    health: Health,
+    version: Option<String>,
+    nodes: Option<Vec<Node>>,
+    pods: Option<Vec<Pod>>,
+    enablements: Option<Vec<ApiEnablement>>,
+}
+
+impl Observation {
+    fn failed(health: Health) -> Self {
+        Self { health, version: None, nodes: None, pods: None, enablements: None }
+    }
+}
+
+async fn observe(
+    plane: &Client,
+    cluster: &Cluster,
+    config: ClusterControllerConfig,
+    member: &mut Option<(String, Client)>,
+    enablements: &mut Option<(Instant, String, Vec<ApiEnablement>)>,
+) -> Observation {
+    let client = match member_client(plane, cluster, config).await {
+        Ok((identity, client)) => match member.as_ref() {
+            // Reuse the client (and its connections) while the credentials are unchanged.
+            Some((known, c)) if *known == identity => c.clone(),
+            _ => {
+                *member = Some((identity, client.clone()));
+                client
+            }
+        },
+        Err(health) => return Observation::failed(health),
+    };
+    let health = match health(&client, config.probe_timeout).await {
+        Ok(h) => h,
+        Err(h) => return Observation::failed(h),
+    };
+    let t = config.probe_timeout;
+    let version = match tokio::time::timeout(t, client.apiserver_version()).await {
+        Ok(Ok(v)) => Some(v.git_version),
+        _ => None,
+    };
+    let nodes = match tokio::time::timeout(t, Api::<Node>::all(client.clone()).list(&ListParams::default())).await {
+        Ok(Ok(list)) => Some(list.items),
+        _ => None,
+    };
+    let pods = match tokio::time::timeout(t, Api::<Pod>::all(client.clone()).list(&ListParams::default())).await {
+        Ok(Ok(list)) => Some(list.items),
+        _ => None,
+    };
+    let version_key = version.clone().unwrap_or_default();
+    let fresh = enablements.as_ref().is_some_and(|(at, v, _)| at.elapsed() < API_ENABLEMENTS_TTL && *v == version_key);
+    if !fresh && let Ok(Ok(found)) = tokio::time::timeout(config.probe_timeout * 4, discover(&client)).await {
+        *enablements = Some((Instant::now(), version_key, found));
+    }
+    Observation { health, version, nodes, pods, enablements: enablements.as_ref().map(|(_, _, e)| e.clone()) }
+}
+
+/// A client for the member from the Cluster's endpoint and its secret; the first string says
+/// which credentials it was built from, so a changed secret gets a new client.
+async fn member_client(
+    plane: &Client,
+    cluster: &Cluster,
+    config: ClusterControllerConfig,
+) -> Result<(String, Client), Health> {
+    let Some(endpoint) = cluster.spec.api_endpoint.clone().filter(|e| !e.is_empty()) else {
+        return Err(Health::Misconfigured("the cluster has no spec.apiEndpoint".into()));
+    };
+    let Some(secret_ref) = cluster.spec.secret_ref.as_ref() else {
+        return Err(Health::Misconfigured("the cluster has no spec.secretRef".into()));
+    };
+    let secrets: Api<Secret> = Api::namespaced(plane.clone(), &secret_ref.namespace);
+    let secret = match secrets.get_opt(&secret_ref.name).await {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            return Err(Health::Misconfigured(format!(
+                "the cluster's secret {}/{} does not exist",
+                secret_ref.namespace, secret_ref.name
+            )));
+        }
+        Err(e) => return Err(Health::Misconfigured(format!("cannot read the cluster's secret: {e}"))),
+    };
+    let data = secret.data.unwrap_or_default();
+    let Some(token) = data.get("token").map(|t| String::from_utf8_lossy(&t.0).into_owned()).filter(|t| !t.is_empty())
+    else {
+        return Err(Health::Misconfigured(format!(
+            "the cluster's secret {}/{} has no token",
+            secret_ref.namespace, secret_ref.name
+        )));
+    };
+    let insecure = cluster.spec.insecure_skip_tls_verification.unwrap_or(false);
+    let ca = data.get("caBundle").map(|c| base64::engine::general_purpose::STANDARD.encode(&c.0));
+    let kubeconfig = Kubeconfig {
+        clusters: vec![NamedCluster {
+            name: "member".into(),
+            cluster: Some(kube::config::Cluster {
+                server: Some(endpoint.clone()),
+                insecure_skip_tls_verify: Some(insecure),
+                certificate_authority_data: if insecure { None } else { ca },
+                proxy_url: cluster.spec.proxy_url.clone().filter(|p| !p.is_empty()),
+                ..Default::default()
+            }),
+            other: Default::default(),
+        }],
+        auth_infos: vec![NamedAuthInfo {
+            name: "member".into(),
+            auth_info: Some(AuthInfo { token: Some(token.into()), ..Default::default() }),
+            other: Default::default(),
+        }],
+        contexts: vec![NamedContext {
+            name: "member".into(),
+            context: Some(kube::config::Context {
+                cluster: "member".into(),
+                user: Some("member".into()),
+                ..Default::default()
+            }),
+            other: Default::default(),
+        }],
+        current_context: Some("member".into()),
+        ..Default::default()
+    };
+    let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig, &kube::config::KubeConfigOptions::default())
+        .await
+        .map_err(|e| Health::Misconfigured(format!("cannot use the cluster's endpoint and secret: {e}")))?;
+    cfg.connect_timeout = Some(config.probe_timeout);
+    cfg.read_timeout = Some(config.probe_timeout);
+    let client = Client::try_from(cfg)
+        .map_err(|e| Health::Misconfigured(format!("cannot build a client for the cluster: {e}")))?;
+    let identity = format!("{endpoint}|{}|{insecure}", secret.metadata.resource_version.unwrap_or_default());
+    Ok((identity, client))
+}
+
+/// `/readyz`, falling back to `/healthz` for servers without it (as karmada does).
+async fn health(client: &Client, timeout: Duration) -> Result<Health, Health> {
+    for path in ["/readyz", "/healthz"] {
+        let req = http::Request::get(path).body(Vec::new()).expect("static request");
+        match tokio::time::timeout(timeout, client.request_text(req)).await {
+            Err(_) => return Err(Health::Unreachable(format!("no answer from {path} within {}s", timeout.as_secs()))),
+            Ok(Ok(body)) if body.trim() == "ok" => return Ok(Health::Healthy),
+            Ok(Ok(body)) => return Ok(Health::Unhealthy(body.trim().chars().take(200).collect())),
+            Ok(Err(kube::Error::Api(e))) if e.code == 404 && path == "/readyz" => continue,
+            Ok(Err(kube::Error::Api(e))) if e.code == 401 || e.code == 403 => {
+                return Err(Health::Unreachable(format!("the member refused the stored credentials ({})", e.code)));
+            }
+            Ok(Err(kube::Error::Api(e))) => return Ok(Health::Unhealthy(format!("{path} answered {}", e.code))),
+            Ok(Err(e)) => return Err(Health::Unreachable(root_cause(&e))),
+        }
+    }
+    Ok(Health::Unhealthy("no health endpoint answered".into()))
+}
+
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        last = s.to_string();
+        source = s.source();
+    }
+    last
+}
+
+/// Every group version the member serves, with its resources (no subresources), sorted.
+async fn discover(client: &Client) -> Result<Vec<ApiEnablement>, kube::Error> {
+    let mut out = Vec::new();
+    for version in client.list_core_api_versions().await?.versions {
+        let list = client.list_core_api_resources(&version).await?;
+        out.push(enablement(version, list.resources));
+    }
+    for group in client.list_api_groups().await?.groups {
+        for gv in group.versions {
+            let list = client.list_api_group_resources(&gv.group_version).await?;
+            out.push(enablement(gv.group_version, list.resources));
+        }
+    }
+    out.sort_by(|a, b| a.group_version.cmp(&b.group_version));
+    Ok(out)
+}
+
+fn enablement(
+    group_version: String,
+    resources: Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResource>,
+) -> ApiEnablement {
+    let mut resources: Vec<ApiResource> = resources
+        .into_iter()
+        .filter(|r| !r.name.contains('/'))
+        .map(|r| ApiResource { name: r.name, kind: r.kind })
+        .collect();
+    resources.sort_by(|a, b| a.name.cmp(&b.name));
+    ApiEnablement { group_version, resources: Some(resources) }
+}
+
+/// The status merge patch for what was found, or `None` when nothing would change.
+fn status_patch(
+    cluster: &Cluster,
+    found: &Observation,
+    debounce: &mut Debounce,
+    config: ClusterControllerConfig,
+) -> Option<serde_json::Value> {
+    let current = cluster.status.clone().unwrap_or_default();
+    let conditions = current.conditions.clone().unwrap_or_default();
+    let ready_now = conditions.iter().find(|c| c.type_ == status::READY);
+    let generation = cluster.metadata.generation;
+    let ready = debounce.ready(ready_now, &found.health, Instant::now(), config.failure_threshold, generation);
+    let mut next = current.clone();
+    let mut next_conditions: Vec<_> = conditions.iter().filter(|c| c.type_ != status::READY).cloned().collect();
+    next_conditions.insert(0, ready.unwrap_or_else(|| ready_now.cloned().expect("kept only when present")));
+    if found.health == Health::Healthy {
+        next.kubernetes_version = found.version.clone().or(current.kubernetes_version.clone());
+        if let Some(nodes) = found.nodes.as_ref() {
+            next.node_summary = Some(status::node_summary(nodes));
+            if let Some(pods) = found.pods.as_ref() {
+                next.resource_summary = Some(status::resource_summary(nodes, pods));
+            }
+        }
+        if let Some(e) = found.enablements.clone() {
+            let was = conditions.iter().find(|c| c.type_ == status::COMPLETE_API_ENABLEMENTS);
+            let c = status::condition(
+                was,
+                status::COMPLETE_API_ENABLEMENTS,
+                "True",
+                "Complete",
+                "collected complete APIs from member cluster",
+                generation,
+            );
+            next_conditions.retain(|c| c.type_ != status::COMPLETE_API_ENABLEMENTS);
+            next_conditions.push(c);
+            next.api_enablements = Some(e);
+        }
+    }
+    next.conditions = Some(next_conditions);
+    if next == current {
+        return None;
+    }
+    Some(json!({"status": next}))
+}
