@@ -13,4 +13,5 @@ pub mod controllers;
 pub mod embedded;
 pub mod protobuf;
 pub mod registry;
+pub mod simulator;
 pub mod store;

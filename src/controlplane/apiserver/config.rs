@@ -42,6 +42,9 @@ pub struct ServerConfig {
     /// Name of the context (and cluster) in the admin kubeconfig; `karmada-apiserver` for the
     /// Karmada profile, the member's name for a simulated member.
     pub kubeconfig_context: String,
+    /// Simulate nodes and workloads (simulated member clusters only): controllers that make
+    /// pods report Running as kubelets would. No container ever runs.
+    pub simulation: Option<crate::controlplane::simulator::SimulationConfig>,
 }
 
 impl ServerConfig {
@@ -59,6 +62,7 @@ impl ServerConfig {
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
             kubeconfig_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
+            simulation: None,
         }
     }
 

@@ -171,14 +171,22 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     };
     let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())
         .context(&config.kubeconfig_context)
-    .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
-    .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
-    .build();
+        .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
+        .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
+        .build();
     let admin_kubeconfig = config.admin_kubeconfig_path();
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
     let client = controller_client(&kubeconfig).await?;
     background.push(tokio::spawn(controllers::serviceaccount_token::run(client.clone(), state.clone())));
+    if let Some(sim) = config.simulation.clone() {
+        background.extend(crate::controlplane::simulator::spawn(
+            client.clone(),
+            sim,
+            &config.kubeconfig_context,
+            &config.kubernetes_version,
+        ));
+    }
     if config.profile == Profile::Karmada {
         let cluster_info = controllers::bootstrap_signer::cluster_info_kubeconfig(&url, pki.ca.cert_pem());
         // Members discover the plane through cluster-info, so it exists before start returns.
