@@ -31,7 +31,7 @@ pub enum MemberCommand {
 /// pods are simulated) and print how to join it.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  # Start a simulated member with 3 nodes and join it to Karmada\n  karmadactl local member start member1\n  karmadactl join member1 --cluster-kubeconfig=$HOME/.local/share/karmadactl/members/member1/member1.kubeconfig\n\n  # A bigger member that reports another Kubernetes version\n  karmadactl local member start member2 --nodes 10 --kubernetes-version v1.31.4"
+    after_help = "Examples:\n  # Start a simulated member with 3 nodes and join it to Karmada\n  karmadactl local member start member1\n  karmadactl join member1 --cluster-kubeconfig=<the kubeconfig it printed>\n\n  # A bigger member that reports another Kubernetes version\n  karmadactl local member start member2 --nodes 10 --kubernetes-version v1.31.4"
 )]
 pub struct StartArgs {
     /// Name of the member: its kubeconfig context and cluster, and the name to join it as.

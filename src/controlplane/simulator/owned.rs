@@ -187,8 +187,10 @@ mod tests {
     #[test]
     fn template_hash_is_stable_and_follows_the_template() {
         let a = PodTemplateSpec::default();
-        let mut b = PodTemplateSpec::default();
-        b.metadata = Some(ObjectMeta { labels: Some([("app".into(), "x".into())].into()), ..Default::default() });
+        let b = PodTemplateSpec {
+            metadata: Some(ObjectMeta { labels: Some([("app".into(), "x".into())].into()), ..Default::default() }),
+            ..Default::default()
+        };
         assert_eq!(template_hash(&a), template_hash(&a.clone()));
         assert_ne!(template_hash(&a), template_hash(&b));
         assert!(template_hash(&b).bytes().all(|c| b"bcdfghjklmnpqrstvwxz2456789".contains(&c)));
