@@ -134,6 +134,8 @@ fn a_member_runs_workloads_as_a_cluster_would() {
     assert!(out.stdout.contains("not a real Kubernetes cluster"), "{}", out.stdout);
     let kc = m.kubeconfig().display().to_string();
     assert!(out.stdout.contains(&format!("karmadactl join member1 --cluster-kubeconfig={kc}")), "{}", out.stdout);
+    let stop = format!("karmadactl local member stop member1 --data-dir {}", m.dir.display());
+    assert!(out.stdout.contains(&stop), "{}", out.stdout);
 
     // The kubeconfig names the member, and /version reports the configured version.
     assert_eq!(m.kubectl_ok(&["config", "current-context"]).trim(), "member1");

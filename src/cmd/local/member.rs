@@ -142,12 +142,15 @@ fn start(args: StartArgs, ctx: &Context) -> anyhow::Result<()> {
     };
     match output {
         OutputFormat::Json | OutputFormat::Yaml => ctx.printer.data(&crate::output::to_format(output, &started)?)?,
-        _ => ctx.printer.data(&banner(&started, spec.nodes, ctx.parent()))?,
+        _ => {
+            let default_dir = simulated::members_dir(is_root()).join(&spec.name) == spec.data_dir;
+            ctx.printer.data(&banner(&started, spec.nodes, default_dir, ctx.parent()))?
+        }
     }
     wait_foreground(started)
 }
 
-fn banner(s: &Started, nodes: u32, parent: &str) -> String {
+fn banner(s: &Started, nodes: u32, default_dir: bool, parent: &str) -> String {
     let kubeconfig = s.kubeconfig.display().to_string();
     let state = if s.already_running { "is already running (reused)" } else { "is running" };
     let mut out = format!(
@@ -166,11 +169,20 @@ fn banner(s: &Started, nodes: u32, parent: &str) -> String {
         out.push_str(&format!("  Log:         {}\n", log.display()));
     }
     out.push_str(&format!(
-        "\nJoin it to Karmada with:\n  {parent} join {} --cluster-kubeconfig={}\n\nStop it with:\n  {parent} local member stop {}\n",
+        "\nJoin it to Karmada with:\n  {parent} join {} --cluster-kubeconfig={}\n",
         s.name,
         crate::cmd::init::banner::shell_word(&kubeconfig),
-        s.name
     ));
+    if s.child.is_some() {
+        out.push_str("\nIt runs in this terminal; press Ctrl-C to stop it.\n");
+    } else {
+        let dir_flag = if default_dir {
+            String::new()
+        } else {
+            format!(" --data-dir {}", crate::cmd::init::banner::shell_word(&s.data_dir.display().to_string()))
+        };
+        out.push_str(&format!("\nStop it with:\n  {parent} local member stop {}{dir_flag}\n", s.name));
+    }
     out
 }
 
@@ -193,6 +205,10 @@ fn wait_foreground(started: Started) -> anyhow::Result<()> {
 fn stop(args: StopArgs, ctx: &Context) -> anyhow::Result<()> {
     super::super::check_cluster_name(&args.name)?;
     let dir = data_dir(&args.name, args.data_dir)?;
+    if !dir.exists() {
+        ctx.printer.data(&format!("no simulated member \"{}\" in {}; nothing to stop\n", args.name, dir.display()))?;
+        return Ok(());
+    }
     let stopped = simulated::stop(&dir, args.keep_data).map_err(|e| member_error(e, ctx))?;
     match stopped.pid {
         Some(pid) => ctx.printer.data(&format!("stopped simulated member \"{}\" (pid {pid})\n", args.name))?,

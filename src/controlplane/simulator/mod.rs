@@ -81,7 +81,8 @@ impl Sim {
 
 /// Starts every simulated controller; they run until the server stops.
 pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &str) -> Vec<JoinHandle<()>> {
-    let node_names = (1..=config.nodes).map(|i| format!("{cluster}-node-{i}")).collect();
+    // At least one node, so every pod has somewhere to be scheduled.
+    let node_names = (1..=config.nodes.max(1)).map(|i| format!("{cluster}-node-{i}")).collect();
     let sim =
         Arc::new(Sim { client, config, version: version.to_string(), node_names, next_node: AtomicUsize::new(0) });
     vec![

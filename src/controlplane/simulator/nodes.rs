@@ -28,7 +28,8 @@ pub async fn run(sim: Arc<Sim>) {
 }
 
 async fn ensure(api: &Api<Node>, sim: &Sim, index: usize, name: &str) -> Result<(), kube::Error> {
-    if api.get_opt(name).await?.is_none() {
+    let existing = api.get_opt(name).await?;
+    if existing.is_none() {
         let node: Node = serde_json::from_value(json!({
             "apiVersion": "v1",
             "kind": "Node",
@@ -47,21 +48,28 @@ async fn ensure(api: &Api<Node>, sim: &Sim, index: usize, name: &str) -> Result<
             Err(e) => return Err(e),
         }
     }
-    let patch = json!({"status": node_status(sim, index, name)});
+    let current = existing.as_ref().map(|n| status::current(&n.status)).unwrap_or_else(|| json!({}));
+    let patch = json!({"status": node_status(sim, index, name, &current)});
     api.patch_status(name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
     Ok(())
 }
 
-fn node_status(sim: &Sim, index: usize, name: &str) -> Value {
+fn node_status(sim: &Sim, index: usize, name: &str, current: &Value) -> Value {
     let c = &sim.config;
     let resources = json!({
         "cpu": c.node_cpu, "memory": c.node_memory, "pods": c.node_pods.to_string(),
         "ephemeral-storage": c.node_ephemeral_storage,
     });
     let now = status::now();
+    // The heartbeat moves on every time; the transition time only when the status changes.
     let cond = |type_: &str, st: &str, reason: &str, message: &str| {
+        let old = current["conditions"].as_array().and_then(|cs| cs.iter().find(|c| c["type"] == type_));
+        let transition = match old {
+            Some(c) if c["status"] == st && c["lastTransitionTime"].is_string() => c["lastTransitionTime"].clone(),
+            _ => json!(now),
+        };
         json!({"type": type_, "status": st, "reason": reason, "message": message,
-               "lastHeartbeatTime": now, "lastTransitionTime": now})
+               "lastHeartbeatTime": now, "lastTransitionTime": transition})
     };
     json!({
         "capacity": resources,
