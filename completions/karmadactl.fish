@@ -63,6 +63,7 @@ complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "completion" -
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "version" -d 'Print the version information'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "options" -d 'Print the list of flags inherited by all commands'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "controlplane" -d 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)'
+complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "local" -d 'Run simulated Karmada member clusters on this machine (simulations, not real clusters)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l private-image-registry -d 'Private image registry to pull images from; when set, all images come from it' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-policy -d 'Image pull policy of karmada components: Always, Never or IfNotPresent' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-secrets -d 'Image pull secrets used by every pod, comma-separated' -r
@@ -692,7 +693,15 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l admin-kubeconfig -d 'Where to write the admin kubeconfig [default: <data-dir>/admin.kubeconfig]' -r -F
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-validity-period -d 'Validity of newly issued leaf certificates (the CA always gets ten years)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l advertise-address -d 'The IP address clients and members are told to use (kubeconfig, kube-public/cluster-info); defaults to the listen address' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l profile -d 'Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain Kubernetes API server, as simulated member clusters use)' -r -f -a "karmada\t'The Karmada control plane: Kubernetes built-ins plus the Karmada API'
+kubernetes\t'A plain Kubernetes API server (simulated member clusters)'"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubeconfig-context -d 'Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver]' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubernetes-version -d 'The Kubernetes version the server reports on /version' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l nodes -d 'Number of simulated nodes (with --simulate-workloads)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l pod-ready-delay -d 'How long a simulated pod stays Pending before it reports Running and Ready' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l node-cpu -d 'CPU capacity of each simulated node' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l node-memory -d 'Memory capacity of each simulated node' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l node-pods -d 'Pod capacity of each simulated node' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
 false\t''"
@@ -715,4 +724,55 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l simulate-workloads -d 'Simulate nodes and workloads (only with --profile kubernetes). This is a SIMULATION, not a Kubernetes cluster: nodes are pretend, no container runs; Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs get pods that report Running and Ready (Jobs: Succeeded) as kube-controller-manager and kubelets would'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -f -a "member" -d 'Start, stop and list SIMULATED member clusters. A simulated member is a Kubernetes API server whose nodes and pods are pretend: workloads report Running and Ready, but no container ever runs. Not a real Kubernetes cluster'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "start" -d 'Start a SIMULATED member cluster in the background (not a real Kubernetes cluster: nodes and pods are simulated) and print how to join it'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "stop" -d 'Stop a simulated member cluster and delete its data (unless --keep-data)'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "list" -d 'List the simulated member clusters in the default directory'

@@ -12,7 +12,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Advanced Commands", &["promote"]),
-    ("Control Plane Commands", &["controlplane"]),
+    ("Control Plane Commands", &["controlplane", "local"]),
     ("Settings Commands", &["completion"]),
     ("Other Commands", &["version"]),
 ];

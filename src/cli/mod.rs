@@ -83,6 +83,7 @@ pub enum Command {
     Version(cmd::version::VersionArgs),
     Options(cmd::options::OptionsArgs),
     Controlplane(cmd::controlplane::ControlplaneArgs),
+    Local(cmd::local::LocalArgs),
 }
 
 /// What every command receives besides its own arguments.

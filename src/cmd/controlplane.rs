@@ -91,6 +91,75 @@ pub struct ServeArgs {
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
+
+    #[command(flatten)]
+    pub simulation: SimulationArgs,
+}
+
+/// Flags of the workload simulator (a simulated member cluster, never a real one).
+#[derive(Debug, Args, Clone)]
+pub struct SimulationArgs {
+    /// Simulate nodes and workloads (only with --profile kubernetes). This is a SIMULATION, not
+    /// a Kubernetes cluster: nodes are pretend, no container runs; Deployments, ReplicaSets,
+    /// StatefulSets, DaemonSets and Jobs get pods that report Running and Ready (Jobs:
+    /// Succeeded) as kube-controller-manager and kubelets would.
+    #[arg(long)]
+    pub simulate_workloads: bool,
+
+    /// Number of simulated nodes (with --simulate-workloads).
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub nodes: u32,
+
+    /// How long a simulated pod stays Pending before it reports Running and Ready.
+    #[arg(long, default_value = "500ms", value_name = "DURATION")]
+    pub pod_ready_delay: String,
+
+    /// CPU capacity of each simulated node.
+    #[arg(long, default_value = "8", value_name = "QUANTITY")]
+    pub node_cpu: String,
+
+    /// Memory capacity of each simulated node.
+    #[arg(long, default_value = "32Gi", value_name = "QUANTITY")]
+    pub node_memory: String,
+
+    /// Pod capacity of each simulated node.
+    #[arg(long, default_value_t = 110, value_name = "N")]
+    pub node_pods: u32,
+}
+
+impl SimulationArgs {
+    /// The simulator's configuration, after checking the flags.
+    pub fn config(&self) -> anyhow::Result<crate::controlplane::simulator::SimulationConfig> {
+        for (flag, value) in [("node-cpu", &self.node_cpu), ("node-memory", &self.node_memory)] {
+            if !is_quantity(value) {
+                return Err(UsageError::with_hint(
+                    format!("invalid value \"{value}\" for --{flag}: not a Kubernetes quantity"),
+                    "give a quantity such as 4, 500m, 16Gi or 64G.",
+                )
+                .into());
+            }
+        }
+        Ok(crate::controlplane::simulator::SimulationConfig {
+            nodes: self.nodes,
+            pod_ready_delay: super::parse_duration("pod-ready-delay", &self.pod_ready_delay)?,
+            node_cpu: self.node_cpu.clone(),
+            node_memory: self.node_memory.clone(),
+            node_pods: self.node_pods,
+            ..Default::default()
+        })
+    }
+}
+
+/// A plain (non-exponent) Kubernetes quantity: a decimal number with an optional SI or binary
+/// suffix.
+fn is_quantity(s: &str) -> bool {
+    const SUFFIXES: &[&str] = &["", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+    let number_end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (number, suffix) = s.split_at(number_end);
+    SUFFIXES.contains(&suffix)
+        && number.split('.').count() <= 2
+        && number.bytes().any(|b| b.is_ascii_digit())
+        && number.parse::<f64>().is_ok()
 }
 
 /// Where the control plane keeps its data when no directory is given: under the user's data
@@ -144,12 +213,28 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }
+    if args.simulation.simulate_workloads {
+        if args.profile != crate::controlplane::apiserver::Profile::Kubernetes {
+            return Err(UsageError::with_hint(
+                "--simulate-workloads needs --profile kubernetes",
+                "workloads are simulated only in simulated member clusters: add --profile kubernetes.",
+            )
+            .into());
+        }
+        config.simulation = Some(args.simulation.config()?);
+    }
     init_tracing(ctx.global.verbosity);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
+        let simulated = config.simulation.is_some();
         let server = crate::controlplane::apiserver::start(config).await?;
         ctx.printer.line(&server.url)?;
+        if simulated {
+            ctx.printer.progress(
+                "workloads are SIMULATED: nodes are pretend and no container runs; this is not a real Kubernetes cluster",
+            );
+        }
         ctx.printer.progress(&format!(
             "control plane serving on {} (data in {}); admin kubeconfig: {}",
             server.url,
@@ -204,4 +289,19 @@ fn init_tracing(verbosity: i32) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("KARMADACTL_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("karmadactl={level}")));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_quantity;
+
+    #[test]
+    fn quantities_are_numbers_with_known_suffixes() {
+        for ok in ["8", "500m", "32Gi", "1.5", "64G", "100Ki"] {
+            assert!(is_quantity(ok), "{ok}");
+        }
+        for bad in ["", "Gi", "8 cores", "1.2.3", "-1", "8gi", "1e3"] {
+            assert!(!is_quantity(bad), "{bad}");
+        }
+    }
 }

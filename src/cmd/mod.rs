@@ -9,6 +9,7 @@ pub mod deinit;
 pub mod get;
 pub mod init;
 pub mod join;
+pub mod local;
 pub mod options;
 pub mod promote;
 pub mod register;
@@ -40,6 +41,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),
         Command::Controlplane(a) => controlplane::run(a, ctx),
+        Command::Local(a) => local::run(a, ctx),
     }
 }
 

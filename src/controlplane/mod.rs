@@ -13,4 +13,6 @@ pub mod controllers;
 pub mod embedded;
 pub mod protobuf;
 pub mod registry;
+pub mod simulated;
+pub mod simulator;
 pub mod store;

@@ -1,6 +1,6 @@
 //! `init`: install a Karmada control plane into a host Kubernetes cluster.
 
-mod banner;
+pub(crate) mod banner;
 mod components;
 mod embedded;
 

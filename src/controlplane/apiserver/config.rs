@@ -44,6 +44,9 @@ pub struct ServerConfig {
     pub kubeconfig_context: String,
     /// How the Karmada profile's cluster controller probes members.
     pub cluster_controller: crate::controlplane::controllers::cluster::ClusterControllerConfig,
+    /// Simulate nodes and workloads (simulated member clusters only): controllers that make
+    /// pods report Running as kubelets would. No container ever runs.
+    pub simulation: Option<crate::controlplane::simulator::SimulationConfig>,
 }
 
 impl ServerConfig {
@@ -62,6 +65,7 @@ impl ServerConfig {
             advertise_address: None,
             kubeconfig_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
             cluster_controller: Default::default(),
+            simulation: None,
         }
     }
 

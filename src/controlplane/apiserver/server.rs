@@ -180,6 +180,14 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
 
     let client = controller_client(&kubeconfig).await?;
     background.push(tokio::spawn(controllers::serviceaccount_token::run(client.clone(), state.clone())));
+    if let Some(sim) = config.simulation.clone() {
+        background.extend(crate::controlplane::simulator::spawn(
+            client.clone(),
+            sim,
+            &config.kubeconfig_context,
+            &config.kubernetes_version,
+        ));
+    }
     if config.profile == Profile::Karmada {
         let cluster_info = controllers::bootstrap_signer::cluster_info_kubeconfig(&url, pki.ca.cert_pem());
         // Members discover the plane through cluster-info, so it exists before start returns.

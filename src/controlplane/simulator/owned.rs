@@ -1,0 +1,218 @@
+//! What owners and their dependents have in common: controller ownerReferences, the pods an
+//! owner controls, creating pods from a template, and the pod-template hash.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use kube::api::{DeleteParams, ListParams, PostParams, Preconditions};
+use kube::runtime::{Controller, watcher};
+use kube::{Api, Client, Resource, ResourceExt};
+
+/// Which dependents trigger an owner's reconcile.
+pub trait Owns:
+    Resource<DynamicType = ()> + Sized + Clone + std::fmt::Debug + serde::de::DeserializeOwned + Send + Sync + 'static
+{
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self>;
+}
+
+fn owns_pods<
+    K: Resource<DynamicType = ()> + Clone + serde::de::DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+>(
+    c: Controller<K>,
+    client: &Client,
+) -> Controller<K> {
+    c.owns(Api::<Pod>::all(client.clone()), watcher::Config::default())
+}
+
+impl Owns for ReplicaSet {
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
+        owns_pods(c, client)
+    }
+}
+impl Owns for StatefulSet {
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
+        owns_pods(c, client)
+    }
+}
+impl Owns for DaemonSet {
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
+        owns_pods(c, client)
+    }
+}
+impl Owns for Job {
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
+        owns_pods(c, client)
+    }
+}
+impl Owns for Deployment {
+    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
+        c.owns(Api::<ReplicaSet>::all(client.clone()), watcher::Config::default())
+    }
+}
+
+/// The controller ownerReference kube-controller-manager puts on what it creates.
+pub fn controller_ref<K: Resource<DynamicType = ()>>(owner: &K) -> OwnerReference {
+    OwnerReference {
+        api_version: K::api_version(&()).into_owned(),
+        kind: K::kind(&()).into_owned(),
+        name: owner.meta().name.clone().unwrap_or_default(),
+        uid: owner.meta().uid.clone().unwrap_or_default(),
+        controller: Some(true),
+        block_owner_deletion: Some(true),
+    }
+}
+
+/// Whether `meta` names `uid` as its controller: the proof required before deleting it.
+pub fn controlled_by(meta: &ObjectMeta, uid: &str) -> bool {
+    !uid.is_empty() && meta.owner_references.iter().flatten().any(|r| r.controller == Some(true) && r.uid == uid)
+}
+
+/// The live (not terminating) pods of the namespace that `uid` controls.
+pub async fn owned_pods(client: &Client, ns: &str, uid: &str) -> Result<Vec<Pod>, kube::Error> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
+    let list = pods.list(&ListParams::default()).await?;
+    Ok(list
+        .items
+        .into_iter()
+        .filter(|p| controlled_by(&p.metadata, uid) && p.metadata.deletion_timestamp.is_none())
+        .collect())
+}
+
+/// How a new pod is named: exactly (StatefulSets) or with a generated suffix.
+pub enum PodName {
+    Exact(String),
+    Generate(String),
+}
+
+/// Creates a pod from `template` for `owner`, already placed on `node`. A template without a
+/// spec cannot make a pod (the API server refuses such owners anyway), so nothing is created.
+pub async fn create_pod(
+    client: &Client,
+    ns: &str,
+    template: &PodTemplateSpec,
+    owner: OwnerReference,
+    name: PodName,
+    extra_labels: BTreeMap<String, String>,
+    node: String,
+) -> Result<(), kube::Error> {
+    let Some(mut spec) = template.spec.clone() else { return Ok(()) };
+    let template_meta = template.metadata.clone().unwrap_or_default();
+    let mut labels = template_meta.labels.unwrap_or_default();
+    labels.extend(extra_labels);
+    let (exact, generate) = match name {
+        PodName::Exact(n) => (Some(n), None),
+        PodName::Generate(prefix) => (None, Some(format!("{prefix}-"))),
+    };
+    if spec.node_name.as_deref().unwrap_or("").is_empty() {
+        spec.node_name = Some(node);
+    }
+    let pod = Pod {
+        metadata: ObjectMeta {
+            name: exact,
+            generate_name: generate,
+            namespace: Some(ns.to_string()),
+            labels: Some(labels),
+            annotations: template_meta.annotations,
+            owner_references: Some(vec![owner]),
+            ..Default::default()
+        },
+        spec: Some(spec),
+        status: None,
+    };
+    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
+    match pods.create(&PostParams::default(), &pod).await {
+        Ok(_) => Ok(()),
+        // Already there (a StatefulSet ordinal created a moment ago): the next reconcile sees it.
+        Err(kube::Error::Api(e)) if e.code == 409 => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Deletes a pod only if it is still the one we saw (uid precondition).
+pub async fn delete_pod(client: &Client, pod: &Pod) -> Result<(), kube::Error> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &pod.namespace().unwrap_or_default());
+    let params = DeleteParams {
+        preconditions: Some(Preconditions { uid: pod.metadata.uid.clone(), resource_version: None }),
+        ..Default::default()
+    };
+    match pods.delete(&pod.name_any(), &params).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+pub fn pod_ready(pod: &Pod) -> bool {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+pub fn pod_phase(pod: &Pod) -> &str {
+    pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending")
+}
+
+/// kube-controller-manager's pod-template hash: FNV-1a of the template, written with the
+/// alphabet of `rand.SafeEncodeString` so it never spells words.
+pub fn template_hash(template: &PodTemplateSpec) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let text = serde_json::to_string(template).unwrap_or_default();
+    let mut hash: u32 = 0x811c_9dc5;
+    for b in text.bytes() {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash.to_string().bytes().map(|b| ALPHABET[usize::from(b) % ALPHABET.len()] as char).collect()
+}
+
+/// `spec.replicas`, which defaults to 1 and is never negative.
+pub fn replicas(value: Option<i32>) -> i32 {
+    value.unwrap_or(1).max(0)
+}
+
+/// Namespace, name and uid of an owner, or None for an object without them.
+pub fn identity<K: Resource>(obj: &K) -> Option<(String, String, String)> {
+    let m = obj.meta();
+    Some((m.namespace.clone()?, m.name.clone()?, m.uid.clone()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_hash_is_stable_and_follows_the_template() {
+        let a = PodTemplateSpec::default();
+        let b = PodTemplateSpec {
+            metadata: Some(ObjectMeta { labels: Some([("app".into(), "x".into())].into()), ..Default::default() }),
+            ..Default::default()
+        };
+        assert_eq!(template_hash(&a), template_hash(&a.clone()));
+        assert_ne!(template_hash(&a), template_hash(&b));
+        assert!(template_hash(&b).bytes().all(|c| b"bcdfghjklmnpqrstvwxz2456789".contains(&c)));
+    }
+
+    #[test]
+    fn only_a_controller_reference_with_the_uid_proves_control() {
+        let mut meta = ObjectMeta::default();
+        assert!(!controlled_by(&meta, "u1"));
+        let r = OwnerReference { uid: "u1".into(), controller: Some(false), ..Default::default() };
+        meta.owner_references = Some(vec![r.clone()]);
+        assert!(!controlled_by(&meta, "u1"));
+        meta.owner_references = Some(vec![OwnerReference { controller: Some(true), ..r }]);
+        assert!(controlled_by(&meta, "u1"));
+        assert!(!controlled_by(&meta, "u2"));
+        assert!(!controlled_by(&meta, ""));
+    }
+
+    #[test]
+    fn replicas_default_to_one_and_are_never_negative() {
+        assert_eq!(replicas(None), 1);
+        assert_eq!(replicas(Some(-3)), 0);
+        assert_eq!(replicas(Some(4)), 4);
+    }
+}

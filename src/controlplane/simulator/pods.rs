@@ -1,0 +1,173 @@
+//! The scheduler and the kubelets: pods without a node get one, and a pending pod turns Running
+//! and Ready after the configured delay. Pods that are not restarted (`restartPolicy` Never or
+//! OnFailure, as Jobs use) then finish with every container exiting 0.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Patch, PatchParams};
+use kube::runtime::{WatchStreamExt, watcher};
+use kube::{Api, ResourceExt};
+use serde_json::{Value, json};
+
+use super::{Sim, nodes, owned, status};
+
+pub async fn run(sim: Arc<Sim>) {
+    let api: Api<Pod> = Api::all(sim.client.clone());
+    let in_flight: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let mut stream = watcher(api, watcher::Config::default()).default_backoff().applied_objects().boxed();
+    while let Some(item) = stream.next().await {
+        let pod = match item {
+            Ok(pod) => pod,
+            Err(e) => {
+                tracing::debug!(error = %e, "simulated kubelet watch error; the watcher retries");
+                continue;
+            }
+        };
+        if pod.metadata.deletion_timestamp.is_some() || !needs_work(&pod) {
+            continue;
+        }
+        let uid = pod.uid().unwrap_or_default();
+        if !in_flight.lock().expect("not poisoned").insert(uid.clone()) {
+            continue;
+        }
+        let (sim, in_flight) = (sim.clone(), in_flight.clone());
+        tokio::spawn(async move {
+            if let Err(e) = advance(&sim, &pod).await {
+                tracing::debug!(pod = %pod.name_any(), error = %e, "simulated kubelet could not update the pod");
+            }
+            in_flight.lock().expect("not poisoned").remove(&uid);
+        });
+    }
+}
+
+fn needs_work(pod: &Pod) -> bool {
+    match owned::pod_phase(pod) {
+        "Pending" => true,
+        "Running" => !restarts(pod),
+        _ => false,
+    }
+}
+
+fn restarts(pod: &Pod) -> bool {
+    pod.spec.as_ref().and_then(|s| s.restart_policy.as_deref()).unwrap_or("Always") == "Always"
+}
+
+/// Moves the pod one or two steps on after the delay, re-reading it first so a pod that was
+/// deleted or already moved on is left alone.
+async fn advance(sim: &Sim, seen: &Pod) -> Result<(), kube::Error> {
+    let api: Api<Pod> = Api::namespaced(sim.client.clone(), &seen.namespace().unwrap_or_default());
+    let name = seen.name_any();
+    let mut node = seen.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
+    if node.is_empty() {
+        node = sim.pick_node();
+        let bind = json!({"spec": {"nodeName": node}});
+        api.patch(&name, &PatchParams::default(), &Patch::Merge(&bind)).await?;
+    }
+    tokio::time::sleep(sim.config.pod_ready_delay).await;
+    let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
+    if pod.metadata.uid != seen.metadata.uid || pod.metadata.deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    let node_index = sim.node_index(&node).unwrap_or(0);
+    if owned::pod_phase(&pod) == "Pending" {
+        write_status(&api, &name, running(&pod, node_index)).await?;
+        if restarts(&pod) {
+            return Ok(());
+        }
+        tokio::time::sleep(sim.config.pod_ready_delay).await;
+    }
+    let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
+    if pod.metadata.uid == seen.metadata.uid && owned::pod_phase(&pod) == "Running" && !restarts(&pod) {
+        write_status(&api, &name, succeeded(&pod)).await?;
+    }
+    Ok(())
+}
+
+async fn write_status(api: &Api<Pod>, name: &str, status: Value) -> Result<(), kube::Error> {
+    match api.patch_status(name, &PatchParams::default(), &Patch::Merge(&json!({ "status": status }))).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+fn containers(pod: &Pod) -> Vec<(String, String)> {
+    pod.spec
+        .iter()
+        .flat_map(|s| s.containers.iter())
+        .map(|c| (c.name.clone(), c.image.clone().unwrap_or_default()))
+        .collect()
+}
+
+fn conditions(ready: &str, reason: Option<&str>) -> Value {
+    let now = status::now();
+    let cond = |t: &str, s: &str| {
+        let mut c = json!({"type": t, "status": s, "lastProbeTime": null, "lastTransitionTime": now});
+        if s == "False"
+            && let Some(r) = reason
+        {
+            c["reason"] = json!(r);
+        }
+        c
+    };
+    json!([
+        cond("PodReadyToStartContainers", "True"),
+        cond("Initialized", "True"),
+        cond("Ready", ready),
+        cond("ContainersReady", ready),
+        cond("PodScheduled", "True"),
+    ])
+}
+
+fn running(pod: &Pod, node_index: usize) -> Value {
+    let now = status::now();
+    let statuses: Vec<Value> = containers(pod)
+        .into_iter()
+        .map(|(name, image)| {
+            json!({
+                "name": name, "image": image, "imageID": format!("simulated://{image}"),
+                "containerID": format!("simulated://{}-{name}", pod.uid().unwrap_or_default()),
+                "ready": true, "started": true, "restartCount": 0,
+                "state": {"running": {"startedAt": now}},
+            })
+        })
+        .collect();
+    // A pod address from the node's range, derived from the uid so it is stable per pod.
+    let host = pod.uid().unwrap_or_default().bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let ip = format!("10.244.{node_index}.{}", host % 250 + 2);
+    json!({
+        "phase": "Running",
+        "conditions": conditions("True", None),
+        "hostIP": nodes::node_ip(node_index),
+        "hostIPs": [{"ip": nodes::node_ip(node_index)}],
+        "podIP": ip,
+        "podIPs": [{"ip": ip}],
+        "startTime": now,
+        "qosClass": "BestEffort",
+        "containerStatuses": statuses,
+    })
+}
+
+fn succeeded(pod: &Pod) -> Value {
+    let now = status::now();
+    let started = pod.status.as_ref().and_then(|s| s.start_time.as_ref()).map(|t| json!(t)).unwrap_or(json!(now));
+    let statuses: Vec<Value> = containers(pod)
+        .into_iter()
+        .map(|(name, image)| {
+            json!({
+                "name": name, "image": image, "imageID": format!("simulated://{image}"),
+                "containerID": format!("simulated://{}-{name}", pod.uid().unwrap_or_default()),
+                "ready": false, "started": false, "restartCount": 0,
+                "state": {"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": started, "finishedAt": now}},
+            })
+        })
+        .collect();
+    json!({
+        "phase": "Succeeded",
+        "conditions": conditions("False", Some("PodCompleted")),
+        "containerStatuses": statuses,
+    })
+}

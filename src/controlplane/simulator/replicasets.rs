@@ -1,0 +1,57 @@
+//! The ReplicaSet controller: keeps `spec.replicas` pods, deleting only pods the ReplicaSet
+//! controls, and reports how many are ready.
+
+use std::sync::Arc;
+
+use k8s_openapi::api::apps::v1::ReplicaSet;
+use kube::Api;
+use kube::runtime::controller::Action;
+use serde_json::json;
+
+use super::owned::{self, PodName};
+use super::{Sim, status};
+
+pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kube::Error> {
+    let Some((ns, name, uid)) = owned::identity(rs.as_ref()) else { return Ok(super::done()) };
+    if rs.metadata.deletion_timestamp.is_some() {
+        return Ok(super::done());
+    }
+    let Some(spec) = rs.spec.as_ref() else { return Ok(super::done()) };
+    let desired = owned::replicas(spec.replicas) as usize;
+    let mut pods = owned::owned_pods(&sim.client, &ns, &uid).await?;
+    if let Some(template) = &spec.template {
+        for _ in pods.len()..desired {
+            let owner = owned::controller_ref(rs.as_ref());
+            let node = sim.pick_node();
+            owned::create_pod(
+                &sim.client,
+                &ns,
+                template,
+                owner,
+                PodName::Generate(name.clone()),
+                Default::default(),
+                node,
+            )
+            .await?;
+        }
+    }
+    if pods.len() > desired {
+        // Like kube-controller-manager, give up pods that are not ready first, then the newest.
+        pods.sort_by_key(|p| (owned::pod_ready(p), std::cmp::Reverse(p.metadata.creation_timestamp.clone())));
+        for pod in &pods[..pods.len() - desired] {
+            owned::delete_pod(&sim.client, pod).await?;
+        }
+        pods.drain(..pods.len() - desired);
+    }
+    let ready = pods.iter().filter(|p| owned::pod_ready(p)).count();
+    let desired_status = json!({
+        "replicas": pods.len(),
+        "fullyLabeledReplicas": pods.len(),
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "observedGeneration": rs.metadata.generation,
+    });
+    let api: Api<ReplicaSet> = Api::namespaced(sim.client.clone(), &ns);
+    status::write(&api, &name, &status::current(&rs.status), desired_status).await?;
+    Ok(super::done())
+}
