@@ -208,6 +208,13 @@ fn a_member_runs_workloads_as_a_cluster_would() {
         (pods.len() == 2 && new == 2 && pods.iter().all(running_ready)).then_some(())
     });
 
+    // Deleting the Deployment leaves its ReplicaSets and pods to the garbage collector.
+    m.kubectl_ok(&["delete", "deployment", "web"]);
+    m.eventually("the Deployment's ReplicaSets and pods collected", || {
+        let rs = m.json(&["get", "replicasets", "-l", "app=web"])["items"].as_array().map_or(0, Vec::len);
+        (rs == 0 && m.pods("app=web").is_empty()).then_some(())
+    });
+
     // A DaemonSet gets one pod per node.
     m.apply(
         "apiVersion: apps/v1
