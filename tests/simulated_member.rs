@@ -238,6 +238,8 @@ spec:
         let s = m.json(&["get", "daemonset", "agent"])["status"].clone();
         (s["desiredNumberScheduled"] == 2 && s["numberReady"] == 2 && s["numberAvailable"] == 2).then_some(())
     });
+    // The server defaults the update strategy, which `rollout status` needs.
+    m.kubectl_ok(&["rollout", "status", "daemonset/agent", "--timeout=120s"]);
 
     // A StatefulSet gets pods -0..-2, ready.
     m.apply(
@@ -263,6 +265,7 @@ spec:
         let s = m.json(&["get", "statefulset", "db"])["status"].clone();
         (s["readyReplicas"] == 3 && s["updatedReplicas"] == 3 && s["availableReplicas"] == 3).then_some(())
     });
+    m.kubectl_ok(&["rollout", "status", "statefulset/db", "--timeout=120s"]);
 
     // A Job runs its pod to completion and is marked Complete.
     m.kubectl_ok(&["create", "job", "once", "--image=busybox"]);
@@ -270,6 +273,7 @@ spec:
     let job = m.json(&["get", "job", "once"]);
     assert_eq!(job["status"]["succeeded"], 1);
     assert!(job["status"]["completionTime"].is_string());
+    assert_eq!(job["spec"]["selector"]["matchLabels"]["batch.kubernetes.io/controller-uid"], job["metadata"]["uid"]);
     let pods = m.pods("job-name=once");
     assert_eq!(pods.len(), 1);
     assert_eq!(pods[0]["status"]["phase"], "Succeeded");

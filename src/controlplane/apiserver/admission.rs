@@ -51,6 +51,7 @@ pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
         }
         // kubectl shows the phase as the pod's STATUS until the kubelet reports.
         ("", "pods") => obj["status"] = json!({"phase": "Pending"}),
+        ("batch", "jobs") => crate::controlplane::registry::defaults::job_selector(obj),
         ("", "secrets") if obj.get("type").and_then(Value::as_str).is_none_or(str::is_empty) => {
             obj["type"] = json!("Opaque");
         }
@@ -61,6 +62,9 @@ pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
 /// Rules applied on every write (create and update), as kube's strategies do: a Secret's
 /// `stringData` is merged into `data` (base64) and never stored.
 pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
+    if matches!(def.source, Source::Builtin) {
+        crate::controlplane::registry::defaults::apply(&def.group, &def.kind, obj);
+    }
     if def.group.is_empty()
         && def.plural == "secrets"
         && let Some(Value::Object(string_data)) = obj.as_object_mut().and_then(|m| m.remove("stringData"))

@@ -4,6 +4,7 @@
 mod builtin;
 mod catalog;
 mod crd;
+pub mod defaults;
 pub mod discovery;
 mod karmada;
 pub mod openapi;
