@@ -171,9 +171,9 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     };
     let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())
         .context(&config.kubeconfig_context)
-    .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
-    .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
-    .build();
+        .certificate_authority(pki.ca.cert_pem().as_bytes().to_vec())
+        .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
+        .build();
     let admin_kubeconfig = config.admin_kubeconfig_path();
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
