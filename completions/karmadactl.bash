@@ -321,7 +321,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__controlplane__subcmd__serve)
-            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --kubernetes-version --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --kubernetes-version --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -360,6 +360,14 @@ _karmadactl() {
                     return 0
                     ;;
                 --advertise-address)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "karmada kubernetes" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -692,6 +692,9 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l admin-kubeconfig -d 'Where to write the admin kubeconfig [default: <data-dir>/admin.kubeconfig]' -r -F
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l cert-validity-period -d 'Validity of newly issued leaf certificates (the CA always gets ten years)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l advertise-address -d 'The IP address clients and members are told to use (kubeconfig, kube-public/cluster-info); defaults to the listen address' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l profile -d 'Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain Kubernetes API server, as simulated member clusters use)' -r -f -a "karmada\t'The Karmada control plane: Kubernetes built-ins plus the Karmada API'
+kubernetes\t'A plain Kubernetes API server (simulated member clusters)'"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubeconfig-context -d 'Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver]' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l kubernetes-version -d 'The Kubernetes version the server reports on /version' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
@@ -715,4 +718,4 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'

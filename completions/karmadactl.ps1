@@ -670,6 +670,8 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--admin-kubeconfig', '--admin-kubeconfig', [CompletionResultType]::ParameterName, 'Where to write the admin kubeconfig [default: <data-dir>/admin.kubeconfig]')
             [CompletionResult]::new('--cert-validity-period', '--cert-validity-period', [CompletionResultType]::ParameterName, 'Validity of newly issued leaf certificates (the CA always gets ten years)')
             [CompletionResult]::new('--advertise-address', '--advertise-address', [CompletionResultType]::ParameterName, 'The IP address clients and members are told to use (kubeconfig, kube-public/cluster-info); defaults to the listen address')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain Kubernetes API server, as simulated member clusters use)')
+            [CompletionResult]::new('--kubeconfig-context', '--kubeconfig-context', [CompletionResultType]::ParameterName, 'Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver]')
             [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'The Kubernetes version the server reports on /version')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
@@ -687,8 +689,8 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
     })
