@@ -163,7 +163,12 @@ where
         return Ok(false);
     }
     let rest: Vec<&String> = finalizers.iter().filter(|f| *f != finalizer).collect();
-    let patch = json!({"metadata": {"finalizers": rest}});
+    // An emptied list is removed (null), as Go's omitempty would leave it.
+    let patch = if rest.is_empty() {
+        json!({"metadata": {"finalizers": null}})
+    } else {
+        json!({"metadata": {"finalizers": rest}})
+    };
     match api.patch(name, &PatchParams::default(), &Patch::Merge(&patch)).await {
         Ok(_) => Ok(true),
         Err(kube::Error::Api(s)) if s.code == 404 => Ok(false),
