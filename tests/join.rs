@@ -324,8 +324,65 @@ fn join_fails_before_touching_the_plane_when_the_member_cannot_be_reached() {
     assert!(out.stderr.starts_with(&format!("error: cannot reach {server}: connection refused\n")), "{}", out.stderr);
     assert_plane_untouched(&plane);
 
-    // None of these reached the member either.
+    // Credentials the member does not know (401), and an account without rights there (403).
+    let token_kubeconfig = |name: &str, token: &str| {
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: m\n  cluster:\n    server: {}\n    certificate-authority-data: {}\nusers:\n- name: u\n  user:\n    token: {token}\ncontexts:\n- name: m\n  context:\n    cluster: m\n    user: u\ncurrent-context: m\n",
+            m1.url,
+            b64(&m1.ca_pem())
+        );
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let unknown = token_kubeconfig("unknown-token", "not-a-token-the-member-issued");
+    let out = join(&plane, "member1", &unknown, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: the member cluster at {} did not accept the credentials of user u in {} (401 Unauthorized)\n",
+            m1.url,
+            unknown.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_plane_untouched(&plane);
+
+    m1.kubectl_ok(&["create", "serviceaccount", "nobody", "-n", "default"]);
+    m1.create(
+        &json!({"apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/service-account-token",
+                "metadata": {"name": "nobody", "namespace": "default",
+                             "annotations": {"kubernetes.io/service-account.name": "nobody"}}})
+        .to_string(),
+    );
+    let token = wait_for_token(&m1, "default", "nobody");
+    let powerless = token_kubeconfig("powerless", &token);
+    let out = join(&plane, "member1", &powerless, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.starts_with("error: reading namespace kube-system in the member cluster was forbidden (403)"),
+        "{}",
+        out.stderr
+    );
+    assert_plane_untouched(&plane);
+
+    // None of these wrote to the member either.
     assert!(get(&m1, &["namespace", "karmada-cluster"]).is_none());
+}
+
+/// The token the member's token controller puts into a service-account token Secret.
+fn wait_for_token(cluster: &Plane, ns: &str, name: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        if let Some(secret) = get(cluster, &["secret", name, "-n", ns])
+            && secret["data"]["token"].is_string()
+        {
+            return String::from_utf8(decoded(&secret, "token")).unwrap();
+        }
+        assert!(std::time::Instant::now() < deadline, "no token in secret {ns}/{name}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 #[test]
