@@ -204,3 +204,60 @@ fn classify_tls(target: &Target, tls: &rustls::Error) -> Option<MembershipError>
         other => MembershipError::Unreachable(t, format!("TLS handshake failed: {other}")),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::membership::Side;
+
+    fn target() -> Target {
+        Target {
+            side: Side::Member,
+            kubeconfig: "/m.kubeconfig".into(),
+            server: "https://10.0.0.1:6443".into(),
+            user: "admin".into(),
+        }
+    }
+
+    /// A transport failure as kube reports it: a boxed service error around an io::Error.
+    fn transport(inner: std::io::Error) -> kube::Error {
+        kube::Error::Service(Box::new(inner))
+    }
+
+    fn api(code: u16) -> kube::Error {
+        kube::Error::Api(Box::new(kube::core::Status::failure("nope", "Reason").with_code(code)))
+    }
+
+    #[test]
+    fn tls_errors_inside_io_errors_are_found() {
+        let unknown = std::io::Error::other(rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer));
+        assert!(matches!(classify(&target(), "x", transport(unknown)), MembershipError::UnknownCa(_)));
+        let expired = std::io::Error::other(rustls::Error::AlertReceived(rustls::AlertDescription::CertificateExpired));
+        let err = classify(&target(), "x", transport(expired));
+        assert!(matches!(err, MembershipError::ClientCertificateExpired(_)));
+        assert_eq!(
+            err.to_string(),
+            "the member cluster refused the client certificate of user admin in /m.kubeconfig: the client certificate expired"
+        );
+    }
+
+    #[test]
+    fn refused_connections_name_the_server() {
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let err = classify(&target(), "x", transport(refused));
+        assert_eq!(err.to_string(), "cannot reach https://10.0.0.1:6443: connection refused");
+        assert!(err.is_connection());
+        assert!(err.hint().unwrap().contains("https://10.0.0.1:6443"));
+    }
+
+    #[test]
+    fn status_codes_401_and_403_are_classified_and_others_kept() {
+        assert!(matches!(classify(&target(), "x", api(401)), MembershipError::Unauthorized(_)));
+        let forbidden = classify(&target(), "creating namespace karmada-cluster", api(403));
+        assert_eq!(
+            forbidden.to_string(),
+            "creating namespace karmada-cluster in the member cluster was forbidden (403): nope"
+        );
+        assert!(matches!(classify(&target(), "x", api(500)), MembershipError::Request { .. }));
+    }
+}

@@ -171,11 +171,12 @@ pub async fn ensure_all(
         }
         return Ok(MemberResult { credentials: None, plan });
     }
-    let impersonator =
+    progress(&format!("waiting for the member's token controller to fill the token Secrets in namespace {ns}"));
+    let (impersonator, existed) =
         wait_for_token(&secrets, target, ns, super::IMPERSONATOR_SERVICE_ACCOUNT, opts.token_timeout).await?;
-    step(ObjectRef::new(Side::Member, "secret", Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), true);
-    let own = wait_for_token(&secrets, target, ns, &sa, opts.token_timeout).await?;
-    step(ObjectRef::new(Side::Member, "secret", Some(ns), &sa), true);
+    step(ObjectRef::new(Side::Member, "secret", Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), existed);
+    let (own, existed) = wait_for_token(&secrets, target, ns, &sa, opts.token_timeout).await?;
+    step(ObjectRef::new(Side::Member, "secret", Some(ns), &sa), existed);
     let credentials = MemberCredentials {
         token: data(&own, "token"),
         ca_bundle: data(&own, "ca.crt"),
@@ -212,22 +213,23 @@ where
 }
 
 /// Upstream's wait: the Secret named like the service account, created when missing, until
-/// the member's token controller has put a token in it.
+/// the member's token controller has put a token in it. Also says whether the Secret existed.
 async fn wait_for_token(
     secrets: &Api<Secret>,
     target: &Target,
     namespace: &str,
     service_account: &str,
     timeout: Duration,
-) -> Result<Secret, MembershipError> {
+) -> Result<(Secret, bool), MembershipError> {
     let deadline = Instant::now() + timeout;
+    let mut existed = true;
     loop {
         let what = format!("reading secret {namespace}/{service_account}");
         match secrets.get_opt(service_account).await.map_err(|e| classify(target, what, e))? {
-            Some(secret) if !data(&secret, "token").is_empty() => return Ok(secret),
+            Some(secret) if !data(&secret, "token").is_empty() => return Ok((secret, existed)),
             Some(_) => {}
             None => match secrets.create(&PostParams::default(), &token_secret(namespace, service_account)).await {
-                Ok(_) => {}
+                Ok(_) => existed = false,
                 Err(kube::Error::Api(s)) if s.code == 409 => {}
                 Err(e) => {
                     return Err(classify(target, format!("creating secret {namespace}/{service_account}"), e));
