@@ -413,6 +413,12 @@ fn a_plane_side_failure_removes_what_the_run_created() {
         })
         .to_string(),
     );
+    // The plane's authorizer follows RBAC objects asynchronously; wait until the grant shows.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while plane.kubectl_run(&["get", "clusters", "--as", "limited"]).code != 0 {
+        assert!(std::time::Instant::now() < deadline, "the role for user limited never took effect");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let out = join(&plane, "member1", &m1.kubeconfig, &["--karmada-as", "limited"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(

@@ -7,7 +7,7 @@ use crate::cli::Context;
 use crate::error::UsageError;
 use crate::kubeconfig::rules;
 use crate::membership::unjoin::{self, MemberOutcome, Removal, UnjoinOptions};
-use crate::membership::{Impersonation, ObjectRef, Side, connect};
+use crate::membership::{Impersonation, Kind, ObjectRef, Side, connect};
 
 /// Remove a cluster from Karmada control plane.
 #[derive(Debug, Args)]
@@ -80,7 +80,7 @@ pub fn run(args: UnjoinArgs, ctx: &Context) -> anyhow::Result<()> {
         let plane =
             connect(Side::Karmada, &plane_kubeconfig, plane_choice.as_deref(), &Impersonation::default()).await?;
         unjoin::get_push_cluster(&plane.client, &plane.target, &name).await?;
-        let cluster_ref = ObjectRef::new(Side::Karmada, "cluster.cluster.karmada.io", None, &name);
+        let cluster_ref = ObjectRef::new(Side::Karmada, Kind::Cluster, None, &name);
         if args.dry_run {
             ctx.printer.line(&cluster_ref.deleted_line(true))?;
         } else {
@@ -115,12 +115,15 @@ async fn remove_member_side(
         Err(e) => return Err(e),
     };
     for object in unjoin::member_objects(&options.cluster_name, &options.namespace) {
-        match unjoin::remove_member_object(&member.client, &member.target, &object, dry_run).await {
+        match unjoin::remove_object(&member.client, &member.target, &object, dry_run).await {
             Ok(MemberOutcome::Deleted) => ctx.printer.line(&object.deleted_line(dry_run))?,
             Ok(MemberOutcome::Absent) => {}
             Err(e) if options.force => {
-                ctx.printer
-                    .warn(&format!("{}/{} was not removed from the member cluster: {e}", object.resource, object.name));
+                ctx.printer.warn(&format!(
+                    "{}/{} was not removed from the member cluster: {e}",
+                    object.kind.resource(),
+                    object.name
+                ));
                 // An unreachable member fails every step the same way; one warning says it.
                 if e.is_connection() {
                     return Ok(());

@@ -11,12 +11,10 @@ use k8s_openapi::ByteString;
 use k8s_openapi::api::core::v1::{Namespace, Secret, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule, RoleRef, Subject};
 use kube::api::{ObjectMeta, PostParams};
-use kube::{Api, Client, Resource};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use kube::{Api, Client};
 
 use super::errors::{MembershipError, classify};
-use super::{ObjectRef, Planned, Progress, Side, Target};
+use super::{Kind, ObjectRef, Planned, Progress, Side, Target};
 
 /// How long upstream waits for the token controller to fill a token Secret.
 pub const TOKEN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -138,25 +136,31 @@ pub async fn ensure_all(
     let mut step = |object: ObjectRef, exists: bool| {
         if !opts.dry_run {
             let verb = if exists { "exists" } else { "created" };
-            progress(&format!("{}/{} {verb}{}", object.resource, object.name, object.place()));
+            progress(&format!("{}/{} {verb}{}", object.kind.resource(), object.name, object.place()));
         }
         plan.push(Planned { object, exists });
     };
 
-    let exists = ensure(&Api::<Namespace>::all(client.clone()), &namespace(opts), opts.dry_run, target).await?;
-    step(ObjectRef::new(Side::Member, "namespace", None, ns), exists);
+    let exists = super::ensure(&Api::<Namespace>::all(client.clone()), &namespace(opts), opts.dry_run, target).await?;
+    step(ObjectRef::new(Side::Member, Kind::Namespace, None, ns), exists);
     let sa_api: Api<ServiceAccount> = Api::namespaced(client.clone(), ns);
     let exists =
-        ensure(&sa_api, &service_account(opts, super::IMPERSONATOR_SERVICE_ACCOUNT), opts.dry_run, target).await?;
-    step(ObjectRef::new(Side::Member, "serviceaccount", Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), exists);
-    let exists = ensure(&sa_api, &service_account(opts, &sa), opts.dry_run, target).await?;
-    step(ObjectRef::new(Side::Member, "serviceaccount", Some(ns), &sa), exists);
-    let exists = ensure(&Api::<ClusterRole>::all(client.clone()), &cluster_role(opts), opts.dry_run, target).await?;
-    step(ObjectRef::new(Side::Member, "clusterrole.rbac.authorization.k8s.io", None, &role), exists);
-    let exists =
-        ensure(&Api::<ClusterRoleBinding>::all(client.clone()), &cluster_role_binding(opts), opts.dry_run, target)
+        super::ensure(&sa_api, &service_account(opts, super::IMPERSONATOR_SERVICE_ACCOUNT), opts.dry_run, target)
             .await?;
-    step(ObjectRef::new(Side::Member, "clusterrolebinding.rbac.authorization.k8s.io", None, &role), exists);
+    step(ObjectRef::new(Side::Member, Kind::ServiceAccount, Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), exists);
+    let exists = super::ensure(&sa_api, &service_account(opts, &sa), opts.dry_run, target).await?;
+    step(ObjectRef::new(Side::Member, Kind::ServiceAccount, Some(ns), &sa), exists);
+    let exists =
+        super::ensure(&Api::<ClusterRole>::all(client.clone()), &cluster_role(opts), opts.dry_run, target).await?;
+    step(ObjectRef::new(Side::Member, Kind::ClusterRole, None, &role), exists);
+    let exists = super::ensure(
+        &Api::<ClusterRoleBinding>::all(client.clone()),
+        &cluster_role_binding(opts),
+        opts.dry_run,
+        target,
+    )
+    .await?;
+    step(ObjectRef::new(Side::Member, Kind::ClusterRoleBinding, None, &role), exists);
 
     let secrets: Api<Secret> = Api::namespaced(client.clone(), ns);
     if opts.dry_run {
@@ -167,16 +171,16 @@ pub async fn ensure_all(
                 .await
                 .map_err(|e| classify(target, format!("reading secret {ns}/{name}"), e))?
                 .is_some();
-            step(ObjectRef::new(Side::Member, "secret", Some(ns), name), exists);
+            step(ObjectRef::new(Side::Member, Kind::Secret, Some(ns), name), exists);
         }
         return Ok(MemberResult { credentials: None, plan });
     }
     progress(&format!("waiting for the member's token controller to fill the token Secrets in namespace {ns}"));
     let (impersonator, existed) =
         wait_for_token(&secrets, target, ns, super::IMPERSONATOR_SERVICE_ACCOUNT, opts.token_timeout).await?;
-    step(ObjectRef::new(Side::Member, "secret", Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), existed);
+    step(ObjectRef::new(Side::Member, Kind::Secret, Some(ns), super::IMPERSONATOR_SERVICE_ACCOUNT), existed);
     let (own, existed) = wait_for_token(&secrets, target, ns, &sa, opts.token_timeout).await?;
-    step(ObjectRef::new(Side::Member, "secret", Some(ns), &sa), existed);
+    step(ObjectRef::new(Side::Member, Kind::Secret, Some(ns), &sa), existed);
     let credentials = MemberCredentials {
         token: data(&own, "token"),
         ca_bundle: data(&own, "ca.crt"),
@@ -187,29 +191,6 @@ pub async fn ensure_all(
 
 fn data(secret: &Secret, key: &str) -> Vec<u8> {
     secret.data.as_ref().and_then(|d| d.get(key)).map(|b| b.0.clone()).unwrap_or_default()
-}
-
-/// Creates `obj` unless an object of that name exists; returns whether it existed. A dry run
-/// only reads.
-pub async fn ensure<K>(api: &Api<K>, obj: &K, dry_run: bool, target: &Target) -> Result<bool, MembershipError>
-where
-    K: Resource<DynamicType = ()> + Clone + Serialize + DeserializeOwned + std::fmt::Debug,
-{
-    let name = obj.meta().name.clone().unwrap_or_default();
-    let kind = K::kind(&());
-    let what = format!("reading {kind} {name}");
-    if api.get_opt(&name).await.map_err(|e| classify(target, what, e))?.is_some() {
-        return Ok(true);
-    }
-    if dry_run {
-        return Ok(false);
-    }
-    match api.create(&PostParams::default(), obj).await {
-        Ok(_) => Ok(false),
-        // Someone created it in between: it exists, which is all "ensure" asks.
-        Err(kube::Error::Api(s)) if s.code == 409 => Ok(true),
-        Err(e) => Err(classify(target, format!("creating {kind} {name}"), e)),
-    }
 }
 
 /// Upstream's wait: the Secret named like the service account, created when missing, until

@@ -9,7 +9,7 @@ use kube::{Api, Client, Resource, ResourceExt};
 
 use super::errors::{MembershipError, classify};
 use super::member_side::{MemberCredentials, bytes};
-use super::{ObjectRef, Planned, Progress, Side, Target};
+use super::{Kind, ObjectRef, Planned, Progress, Side, Target};
 use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 
 /// What the Cluster object says about the member.
@@ -96,7 +96,8 @@ pub async fn plan(client: &Client, target: &Target, reg: &Registration) -> Resul
         .await
         .map_err(|e| classify(target, format!("reading namespace {ns}"), e))?
         .is_some();
-    let mut plan = vec![Planned { object: ObjectRef::new(Side::Karmada, "namespace", None, ns), exists: exists_ns }];
+    let mut plan =
+        vec![Planned { object: ObjectRef::new(Side::Karmada, Kind::Namespace, None, ns), exists: exists_ns }];
     let secrets: Api<Secret> = Api::namespaced(client.clone(), ns);
     for name in [super::impersonator_secret_name(&reg.cluster_name), reg.cluster_name.clone()] {
         let exists = secrets
@@ -104,12 +105,9 @@ pub async fn plan(client: &Client, target: &Target, reg: &Registration) -> Resul
             .await
             .map_err(|e| classify(target, format!("reading secret {ns}/{name}"), e))?
             .is_some();
-        plan.push(Planned { object: ObjectRef::new(Side::Karmada, "secret", Some(ns), name), exists });
+        plan.push(Planned { object: ObjectRef::new(Side::Karmada, Kind::Secret, Some(ns), name), exists });
     }
-    plan.push(Planned {
-        object: ObjectRef::new(Side::Karmada, "cluster.cluster.karmada.io", None, &reg.cluster_name),
-        exists: false,
-    });
+    plan.push(Planned { object: ObjectRef::new(Side::Karmada, Kind::Cluster, None, &reg.cluster_name), exists: false });
     Ok(plan)
 }
 
@@ -159,7 +157,7 @@ async fn create_all(
         metadata: ObjectMeta { name: Some(ns.to_string()), labels: Some(super::system_labels()), ..Default::default() },
         ..Default::default()
     };
-    if !super::member_side::ensure(&Api::<Namespace>::all(client.clone()), &namespace, false, target).await? {
+    if !super::ensure(&Api::<Namespace>::all(client.clone()), &namespace, false, target).await? {
         created.push(Created::Namespace(ns.to_string()));
         progress(&format!("namespace/{ns} created in the Karmada control plane"));
     }
@@ -168,7 +166,7 @@ async fn create_all(
     for secret in secrets(reg, creds) {
         let name = secret.name_any();
         // Upstream reuses an existing Secret as it is.
-        if !super::member_side::ensure(&secrets_api, &secret, false, target).await? {
+        if !super::ensure(&secrets_api, &secret, false, target).await? {
             created.push(Created::Secret(ns.to_string(), name.clone()));
             progress(&format!("secret/{name} created in namespace {ns} in the Karmada control plane"));
         }

@@ -3,14 +3,14 @@
 
 use std::time::{Duration, Instant};
 
-use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
+use k8s_openapi::api::core::v1::{Namespace, Secret, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::api::{DeleteParams, ListParams, Patch, PatchParams};
 use kube::{Api, Client, ResourceExt};
 use serde_json::json;
 
 use super::errors::{MembershipError, classify};
-use super::{ObjectRef, Progress, Side, Target};
+use super::{Kind, ObjectRef, Progress, Side, Target};
 use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
 use crate::karmada::api::work::Work;
 
@@ -180,10 +180,10 @@ where
 pub fn member_objects(cluster: &str, namespace: &str) -> Vec<ObjectRef> {
     let role = super::cluster_role_name(cluster);
     vec![
-        ObjectRef::new(Side::Member, "clusterrolebinding.rbac.authorization.k8s.io", None, &role),
-        ObjectRef::new(Side::Member, "clusterrole.rbac.authorization.k8s.io", None, &role),
-        ObjectRef::new(Side::Member, "serviceaccount", Some(namespace), super::service_account_name(cluster)),
-        ObjectRef::new(Side::Member, "namespace", None, namespace),
+        ObjectRef::new(Side::Member, Kind::ClusterRoleBinding, None, &role),
+        ObjectRef::new(Side::Member, Kind::ClusterRole, None, &role),
+        ObjectRef::new(Side::Member, Kind::ServiceAccount, Some(namespace), super::service_account_name(cluster)),
+        ObjectRef::new(Side::Member, Kind::Namespace, None, namespace),
     ]
 }
 
@@ -194,8 +194,8 @@ pub enum MemberOutcome {
     Absent,
 }
 
-/// Deletes (or, in a dry run, looks up) one member-side object.
-pub async fn remove_member_object(
+/// Deletes (or, in a dry run, looks up) one object through `client`.
+pub async fn remove_object(
     client: &Client,
     target: &Target,
     object: &ObjectRef,
@@ -203,20 +203,20 @@ pub async fn remove_member_object(
 ) -> Result<MemberOutcome, MembershipError> {
     let name = object.name.as_str();
     let ns = object.namespace.clone().unwrap_or_default();
-    let result = match object.resource {
-        "clusterrolebinding.rbac.authorization.k8s.io" => {
-            delete_or_get(&Api::<ClusterRoleBinding>::all(client.clone()), name, dry_run).await
+    let result = match object.kind {
+        Kind::ClusterRoleBinding => delete_or_get(&Api::<ClusterRoleBinding>::all(client.clone()), name, dry_run).await,
+        Kind::ClusterRole => delete_or_get(&Api::<ClusterRole>::all(client.clone()), name, dry_run).await,
+        Kind::ServiceAccount => {
+            delete_or_get(&Api::<ServiceAccount>::namespaced(client.clone(), &ns), name, dry_run).await
         }
-        "clusterrole.rbac.authorization.k8s.io" => {
-            delete_or_get(&Api::<ClusterRole>::all(client.clone()), name, dry_run).await
-        }
-        "serviceaccount" => delete_or_get(&Api::<ServiceAccount>::namespaced(client.clone(), &ns), name, dry_run).await,
-        _ => delete_or_get(&Api::<Namespace>::all(client.clone()), name, dry_run).await,
+        Kind::Secret => delete_or_get(&Api::<Secret>::namespaced(client.clone(), &ns), name, dry_run).await,
+        Kind::Namespace => delete_or_get(&Api::<Namespace>::all(client.clone()), name, dry_run).await,
+        Kind::Cluster => delete_or_get(&Api::<Cluster>::all(client.clone()), name, dry_run).await,
     };
     match result {
         Ok(true) => Ok(MemberOutcome::Deleted),
         Ok(false) => Ok(MemberOutcome::Absent),
-        Err(e) => Err(classify(target, format!("deleting {}/{name}", object.resource), e)),
+        Err(e) => Err(classify(target, format!("deleting {}/{name}", object.kind.resource()), e)),
     }
 }
 
