@@ -1,6 +1,7 @@
 //! Cluster membership in Push mode: the objects `join` makes in the member and in the Karmada
 //! control plane, and how `unjoin` removes them. The commands in `src/cmd/` only resolve flags
-//! and print; the member-side steps are shared with the agent's registration.
+//! and print. The member-side steps take a plain kube client so the agent's registration can
+//! reuse them.
 
 pub mod connect;
 pub mod errors;
@@ -91,7 +92,7 @@ impl std::fmt::Display for Planned {
 /// Progress reporting: one line per step (the command decides where it goes).
 pub type Progress<'a> = &'a dyn Fn(&str);
 
-/// Namespace label Karmada puts on everything it creates for a member.
+/// The label Karmada puts on everything it creates for a member (`karmada.io/system=true`).
 pub fn system_labels() -> std::collections::BTreeMap<String, String> {
     [(crate::wellknown::LABEL_KARMADA_SYSTEM.to_string(), "true".to_string())].into()
 }
