@@ -11,6 +11,7 @@ pub mod duration;
 pub mod error;
 pub mod karmada;
 pub mod kubeconfig;
+pub mod membership;
 pub mod output;
 pub mod pki;
 pub mod printer;

@@ -81,6 +81,16 @@ fn assert_parses(args: &[&str]) {
     assert!(out.stdout.is_empty(), "a command that is not built prints no data: {}", out.stdout);
 }
 
+/// Asserts the invocation parsed and got as far as contacting the server of the test
+/// kubeconfig (127.0.0.1:5443 or :6443, where nothing of the test listens), for commands that
+/// are built.
+fn assert_parses_and_connects(args: &[&str]) {
+    let out = common::KubeEnv::new().run(args);
+    assert_eq!(out.code, 1, "{args:?} should parse and then fail to reach the cluster; stderr: {}", out.stderr);
+    assert!(out.stderr.starts_with("error: "), "{args:?}: {}", out.stderr);
+    assert!(out.stderr.contains("https://127.0.0.1:"), "{args:?} did not get to the server: {}", out.stderr);
+}
+
 #[test]
 fn every_upstream_flag_of_init_parses() {
     let mut args = vec![
@@ -182,7 +192,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "-f",
         "--purge-namespace",
     ]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "join",
         "member1",
         "--cluster-namespace",
@@ -211,7 +221,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--karmada-context",
         "karmada-apiserver",
     ]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "unjoin",
         "member1",
         "--cluster-namespace",
@@ -405,7 +415,7 @@ fn flags_before_the_subcommand_are_accepted_as_upstream() {
 #[test]
 fn go_style_boolean_values_are_accepted() {
     assert_parses(&["cordon", "member1", "--dry-run=true"]);
-    assert_parses(&["join", "member1", "--dry-run=false"]);
+    assert_parses_and_connects(&["join", "member1", "--dry-run=false"]);
 }
 
 #[test]

@@ -5,6 +5,10 @@ use clap::{ArgAction, Args};
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::kubeconfig::rules;
+use crate::membership::member_side::{self, MemberOptions};
+use crate::membership::plane_side::{self, Registration};
+use crate::membership::{Impersonation, Side, connect};
 
 /// Register a cluster to Karmada control plane with Push mode.
 #[derive(Debug, Args)]
@@ -72,13 +76,67 @@ pub(crate) fn single_cluster_name(names: &[String], parent: &str, cmd: &str) -> 
 }
 
 pub fn run(args: JoinArgs, ctx: &Context) -> anyhow::Result<()> {
-    let _name = single_cluster_name(&args.names, ctx.parent(), "join")?;
+    let name = single_cluster_name(&args.names, ctx.parent(), "join")?;
     if args.cluster_namespace == crate::wellknown::KARMADA_SYSTEM_NAMESPACE {
         ctx.printer.warn("karmada-system is always reserved for Karmada control plane. We do not recommend using karmada-system to store secrets of member clusters. It may cause mistaken cleanup of resources.");
     }
-    args.karmada.resolve()?;
-    let member_context =
-        crate::kubeconfig::rules::join_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
-    super::connection::resolve(args.cluster_kubeconfig.as_deref(), &member_context)?;
-    Err(super::not_built(ctx, "join"))
+    // Everything local is checked before any cluster is contacted.
+    let plane_choice = rules::factory_context(args.karmada.karmada_context.as_deref().unwrap_or_default());
+    let plane_kubeconfig = super::connection::load(args.karmada.kubeconfig.as_deref())?;
+    plane_kubeconfig.resolve(plane_choice.as_deref())?;
+    let member_choice = rules::join_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
+    let member_kubeconfig = super::connection::load(args.cluster_kubeconfig.as_deref())?;
+    member_kubeconfig.resolve(member_choice.as_deref())?;
+    let impersonation = Impersonation {
+        user: args.karmada_as.clone().filter(|s| !s.is_empty()),
+        groups: args.karmada_as_group.clone(),
+        uid: args.karmada_as_uid.clone().filter(|s| !s.is_empty()),
+    };
+    let progress = |line: &str| {
+        if ctx.printer.stderr_is_tty() {
+            ctx.printer.progress(line);
+        }
+    };
+
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let plane = connect(Side::Karmada, &plane_kubeconfig, plane_choice.as_deref(), &impersonation).await?;
+        let member =
+            connect(Side::Member, &member_kubeconfig, member_choice.as_deref(), &Impersonation::default()).await?;
+        // The member is asked first: a member that cannot be reached or refuses the credentials
+        // fails the command before the plane is touched.
+        let cluster_id = member_side::cluster_id(&member.client, &member.target).await?;
+        progress(&format!("member cluster {name} has ID {cluster_id}"));
+        let attributes = &args.attributes;
+        let registration = Registration {
+            cluster_name: name.clone(),
+            namespace: args.cluster_namespace.clone(),
+            cluster_id,
+            api_endpoint: member.cluster.server.clone(),
+            insecure_skip_tls_verification: member.cluster.insecure_skip_tls_verify,
+            proxy_url: member.cluster.proxy_url.clone(),
+            provider: attributes.cluster_provider.clone(),
+            region: attributes.cluster_region.clone(),
+            zones: attributes.cluster_zones.iter().filter(|z| !z.is_empty()).cloned().collect(),
+        };
+        plane_side::check_not_registered(&plane.client, &plane.target, &registration).await?;
+        let options = MemberOptions {
+            cluster_name: name.clone(),
+            namespace: args.cluster_namespace.clone(),
+            dry_run: args.dry_run,
+            token_timeout: member_side::TOKEN_TIMEOUT,
+        };
+        let result = member_side::ensure_all(&member.client, &member.target, &options, &progress).await?;
+        let Some(credentials) = result.credentials else {
+            let mut plan = result.plan;
+            plan.extend(plane_side::plan(&plane.client, &plane.target, &registration).await?);
+            for line in plan {
+                ctx.printer.line(&line.to_string())?;
+            }
+            return Ok(());
+        };
+        plane_side::register(&plane.client, &plane.target, &registration, &credentials, &progress).await?;
+        ctx.printer.line(&format!("cluster({name}) is joined successfully"))?;
+        Ok::<_, anyhow::Error>(())
+    })
 }

@@ -5,6 +5,9 @@ use clap::Args;
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::kubeconfig::rules;
+use crate::membership::unjoin::{self, MemberOutcome, Removal, UnjoinOptions};
+use crate::membership::{Impersonation, Kind, ObjectRef, Side, connect};
 
 /// Remove a cluster from Karmada control plane.
 #[derive(Debug, Args)]
@@ -46,16 +49,90 @@ pub struct UnjoinArgs {
 
 pub fn run(args: UnjoinArgs, ctx: &Context) -> anyhow::Result<()> {
     let name = super::join::single_cluster_name(&args.names, ctx.parent(), "unjoin")?;
-    positive_wait(&args.wait)?;
-    args.karmada.resolve()?;
-    if let Some(path) = args.cluster_kubeconfig.as_deref() {
-        let choice = crate::kubeconfig::rules::unjoin_cluster_context(
-            args.cluster_context.as_deref().unwrap_or_default(),
-            &name,
-        );
-        super::connection::resolve(Some(path), &choice)?;
+    let wait = positive_wait(&args.wait)?;
+    let plane_choice = rules::factory_context(args.karmada.karmada_context.as_deref().unwrap_or_default());
+    let plane_kubeconfig = super::connection::load(args.karmada.kubeconfig.as_deref())?;
+    plane_kubeconfig.resolve(plane_choice.as_deref())?;
+    let member_choice = rules::unjoin_cluster_context(args.cluster_context.as_deref().unwrap_or_default(), &name);
+    let member_kubeconfig = match args.cluster_kubeconfig.as_deref().filter(|p| !p.is_empty()) {
+        Some(path) => {
+            let loaded = super::connection::load(Some(path))?;
+            loaded.resolve(member_choice.as_deref())?;
+            Some(loaded)
+        }
+        None => None,
+    };
+    let progress = |line: &str| {
+        if ctx.printer.stderr_is_tty() {
+            ctx.printer.progress(line);
+        }
+    };
+    let options = UnjoinOptions {
+        cluster_name: name.clone(),
+        namespace: args.cluster_namespace.clone(),
+        force: args.force,
+        wait,
+        wait_text: args.wait.clone(),
+    };
+
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let plane =
+            connect(Side::Karmada, &plane_kubeconfig, plane_choice.as_deref(), &Impersonation::default()).await?;
+        unjoin::get_push_cluster(&plane.client, &plane.target, &name).await?;
+        let cluster_ref = ObjectRef::new(Side::Karmada, Kind::Cluster, None, &name);
+        if args.dry_run {
+            ctx.printer.line(&cluster_ref.deleted_line(true))?;
+        } else {
+            match unjoin::delete_cluster(&plane.client, &plane.target, &options, &progress).await? {
+                Removal::Deleted => ctx.printer.line(&cluster_ref.deleted_line(false))?,
+                Removal::StillPresent { finalizers } => ctx.printer.warn(&format!(
+                    "cluster {name} is still being deleted; other finalizers hold it: {}",
+                    finalizers.join(", ")
+                )),
+            }
+        }
+        let Some(loaded) = member_kubeconfig else { return Ok(()) };
+        remove_member_side(&loaded, &member_choice, &options, args.dry_run, ctx).await
+    })
+}
+
+/// §6 step 4: the member-side objects, in order. With `--force` a member that cannot be
+/// reached or refuses a deletion is a warning, not a failure.
+async fn remove_member_side(
+    loaded: &crate::kubeconfig::LoadedKubeconfig,
+    choice: &crate::kubeconfig::ContextChoice,
+    options: &UnjoinOptions,
+    dry_run: bool,
+    ctx: &Context,
+) -> anyhow::Result<()> {
+    let member = match connect(Side::Member, loaded, choice.as_deref(), &Impersonation::default()).await {
+        Ok(member) => member,
+        Err(e) if options.force => {
+            ctx.printer.warn(&format!("the member-side objects were not removed: {e:#}"));
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    for object in unjoin::member_objects(&options.cluster_name, &options.namespace) {
+        match unjoin::remove_object(&member.client, &member.target, &object, dry_run).await {
+            Ok(MemberOutcome::Deleted) => ctx.printer.line(&object.deleted_line(dry_run))?,
+            Ok(MemberOutcome::Absent) => {}
+            Err(e) if options.force => {
+                ctx.printer.warn(&format!(
+                    "{}/{} was not removed from the member cluster: {e}",
+                    object.kind.resource(),
+                    object.name
+                ));
+                // An unreachable member fails every step the same way; one warning says it.
+                if e.is_connection() {
+                    return Ok(());
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
-    Err(super::not_built(ctx, "unjoin"))
+    Ok(())
 }
 
 /// `--wait` must be a positive duration (unjoin, unregister).

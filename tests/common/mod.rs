@@ -63,7 +63,8 @@ pub fn kubectl_binary(version: &str) -> PathBuf {
 }
 
 /// A kubeconfig with the contexts the CLI tests name: `karmada-apiserver` (current), `c`, and
-/// `member1`. Servers are never contacted by these tests.
+/// `member1`. Nothing listens at these servers: tests either stop before contacting them or
+/// expect to fail reaching them.
 pub const TEST_KUBECONFIG: &str = "apiVersion: v1
 kind: Config
 clusters:
