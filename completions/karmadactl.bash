@@ -70,8 +70,14 @@ _karmadactl() {
             karmadactl__subcmd__controlplane,serve)
                 cmd="karmadactl__subcmd__controlplane__subcmd__serve"
                 ;;
+            karmadactl__subcmd__local,down)
+                cmd="karmadactl__subcmd__local__subcmd__down"
+                ;;
             karmadactl__subcmd__local,member)
                 cmd="karmadactl__subcmd__local__subcmd__member"
+                ;;
+            karmadactl__subcmd__local,up)
+                cmd="karmadactl__subcmd__local__subcmd__up"
                 ;;
             karmadactl__subcmd__local__subcmd__member,list)
                 cmd="karmadactl__subcmd__local__subcmd__member__subcmd__list"
@@ -1284,12 +1290,94 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__local)
-            opts="-v -h --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help member"
+            opts="-v -h --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help up down member"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir-header)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --legacy-stderr-threshold-behavior)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-backtrace-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --logtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --one-output)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-log-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --stderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vmodule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        karmadactl__subcmd__local__subcmd__down)
+            opts="-v -h --data-dir --force --dry-run --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1643,6 +1731,112 @@ _karmadactl() {
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir-header)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --alsologtostderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --legacy-stderr-threshold-behavior)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-backtrace-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-file-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --logtostderr)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --one-output)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip-log-headers)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --stderrthreshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vmodule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        karmadactl__subcmd__local__subcmd__up)
+            opts="-o -v -h --members --nodes --kubernetes-version --data-dir --timeout --output --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --members)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

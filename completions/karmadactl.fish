@@ -63,7 +63,7 @@ complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "completion" -
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "version" -d 'Print the version information'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "options" -d 'Print the list of flags inherited by all commands'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "controlplane" -d 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)'
-complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "local" -d 'Run simulated Karmada member clusters on this machine (simulations, not real clusters)'
+complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "local" -d 'Run Karmada on this machine: a playground of a control plane and SIMULATED member clusters (simulations, not real clusters)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l private-image-registry -d 'Private image registry to pull images from; when set, all images come from it' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-policy -d 'Image pull policy of karmada components: Always, Never or IfNotPresent' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-secrets -d 'Image pull secrets used by every pod, comma-separated' -r
@@ -728,30 +728,87 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and 
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -l simulate-workloads -d 'Simulate nodes and workloads (only with --profile kubernetes). This is a SIMULATION, not a Kubernetes cluster: nodes are pretend, no container runs; Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs get pods that report Running and Ready (Jobs: Succeeded) as kube-controller-manager and kubelets would'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand controlplane; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -s v -l v -d 'Number for the log level verbosity' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -s h -l help -d 'Print help'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from member" -f -a "member" -d 'Start, stop and list SIMULATED member clusters. A simulated member is a Kubernetes API server whose nodes and pods are pretend: workloads report Running and Ready, but no container ever runs. Not a real Kubernetes cluster'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -f -a "up" -d 'Start a Karmada playground: an embedded control plane and SIMULATED member clusters (not real Kubernetes clusters), all joined, with one kubeconfig'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -f -a "down" -d 'Stop the Karmada playground started by \'local up\' and delete its data'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and not __fish_seen_subcommand_from up down member" -f -a "member" -d 'Start, stop and list SIMULATED member clusters. A simulated member is a Kubernetes API server whose nodes and pods are pretend: workloads report Running and Ready, but no container ever runs. Not a real Kubernetes cluster'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l members -d 'Number of simulated member clusters (member1 … memberN)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l nodes -d 'Number of simulated nodes in each member' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l kubernetes-version -d 'The Kubernetes version the members report' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l data-dir -d 'Directory for the playground [default: $XDG_DATA_HOME/karmadactl/local]' -r -F
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l timeout -d 'How long to wait for every member to be Ready' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -s o -l output -d 'Output format for the result: json or yaml' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from up" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l data-dir -d 'The playground\'s directory [default: $XDG_DATA_HOME/karmadactl/local]' -r -F
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l force -d 'Do not ask for confirmation'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -l dry-run -d 'Print the plan only'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from down" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
 false\t''"

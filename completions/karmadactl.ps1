@@ -55,7 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version information')
             [CompletionResult]::new('options', 'options', [CompletionResultType]::ParameterValue, 'Print the list of flags inherited by all commands')
             [CompletionResult]::new('controlplane', 'controlplane', [CompletionResultType]::ParameterValue, 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)')
-            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run simulated Karmada member clusters on this machine (simulations, not real clusters)')
+            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Run Karmada on this machine: a playground of a control plane and SIMULATED member clusters (simulations, not real clusters)')
             break
         }
         'karmadactl;init' {
@@ -721,7 +721,61 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start a Karmada playground: an embedded control plane and SIMULATED member clusters (not real Kubernetes clusters), all joined, with one kubeconfig')
+            [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the Karmada playground started by ''local up'' and delete its data')
             [CompletionResult]::new('member', 'member', [CompletionResultType]::ParameterValue, 'Start, stop and list SIMULATED member clusters. A simulated member is a Kubernetes API server whose nodes and pods are pretend: workloads report Running and Ready, but no container ever runs. Not a real Kubernetes cluster')
+            break
+        }
+        'karmadactl;local;up' {
+            [CompletionResult]::new('--members', '--members', [CompletionResultType]::ParameterName, 'Number of simulated member clusters (member1 … memberN)')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Number of simulated nodes in each member')
+            [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'The Kubernetes version the members report')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the playground [default: $XDG_DATA_HOME/karmadactl/local]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for every member to be Ready')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format for the result: json or yaml')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format for the result: json or yaml')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')
+            [CompletionResult]::new('--alsologtostderr', '--alsologtostderr', [CompletionResultType]::ParameterName, 'Log to standard error as well as files (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--alsologtostderrthreshold', '--alsologtostderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr when writing to files and stderr')
+            [CompletionResult]::new('--legacy-stderr-threshold-behavior', '--legacy-stderr-threshold-behavior', [CompletionResultType]::ParameterName, 'If true, stderrthreshold is honoured even when logtostderr=true')
+            [CompletionResult]::new('--log-backtrace-at', '--log-backtrace-at', [CompletionResultType]::ParameterName, 'When logging hits line file:N, emit a stack trace')
+            [CompletionResult]::new('--log-dir', '--log-dir', [CompletionResultType]::ParameterName, 'If non-empty, write log files in this directory (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'If non-empty, use this log file (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file-max-size', '--log-file-max-size', [CompletionResultType]::ParameterName, 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit')
+            [CompletionResult]::new('--logtostderr', '--logtostderr', [CompletionResultType]::ParameterName, 'Log to standard error instead of files')
+            [CompletionResult]::new('--one-output', '--one-output', [CompletionResultType]::ParameterName, 'If true, only write logs to their native severity level')
+            [CompletionResult]::new('--skip-headers', '--skip-headers', [CompletionResultType]::ParameterName, 'If true, avoid header prefixes in the log messages')
+            [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
+            [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
+            [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'karmadactl;local;down' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The playground''s directory [default: $XDG_DATA_HOME/karmadactl/local]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
+            [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')
+            [CompletionResult]::new('--alsologtostderr', '--alsologtostderr', [CompletionResultType]::ParameterName, 'Log to standard error as well as files (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--alsologtostderrthreshold', '--alsologtostderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr when writing to files and stderr')
+            [CompletionResult]::new('--legacy-stderr-threshold-behavior', '--legacy-stderr-threshold-behavior', [CompletionResultType]::ParameterName, 'If true, stderrthreshold is honoured even when logtostderr=true')
+            [CompletionResult]::new('--log-backtrace-at', '--log-backtrace-at', [CompletionResultType]::ParameterName, 'When logging hits line file:N, emit a stack trace')
+            [CompletionResult]::new('--log-dir', '--log-dir', [CompletionResultType]::ParameterName, 'If non-empty, write log files in this directory (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'If non-empty, use this log file (no effect when -logtostderr=true)')
+            [CompletionResult]::new('--log-file-max-size', '--log-file-max-size', [CompletionResultType]::ParameterName, 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit')
+            [CompletionResult]::new('--logtostderr', '--logtostderr', [CompletionResultType]::ParameterName, 'Log to standard error instead of files')
+            [CompletionResult]::new('--one-output', '--one-output', [CompletionResultType]::ParameterName, 'If true, only write logs to their native severity level')
+            [CompletionResult]::new('--skip-headers', '--skip-headers', [CompletionResultType]::ParameterName, 'If true, avoid header prefixes in the log messages')
+            [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
+            [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
+            [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;local;member' {
