@@ -99,7 +99,8 @@ impl Site {
 
     /// The object as JSON, or None when it does not exist.
     fn get(&self, kubeconfig: &Path, args: &[&str]) -> Option<Value> {
-        let mut all = args.to_vec();
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
         all.extend(["-o", "json", "--ignore-not-found"]);
         let out = self.kubectl_ok(kubeconfig, &all);
         (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
