@@ -44,7 +44,8 @@ impl Site {
 
     fn init(&mut self) -> PathBuf {
         let dir = self.path("karmada");
-        let out = self.cli_ok(&["init", "--embedded", "--port", "0", "-o", "json", "--karmada-data", dir.to_str().unwrap()]);
+        let out =
+            self.cli_ok(&["init", "--embedded", "--port", "0", "-o", "json", "--karmada-data", dir.to_str().unwrap()]);
         self.plane_dir = Some(dir);
         let v: Value = serde_json::from_str(&out.stdout).expect("init prints JSON");
         PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig path"))
@@ -198,14 +199,19 @@ fn two_simulated_members_join_report_ready_and_unjoin_cleanly() {
     assert!(site.get(&plane, &["cluster", "member3"]).is_none());
 
     // Unjoin removes the Cluster, its execution namespace, its secrets and the member's objects.
-    let out = site.cli_ok(&["unjoin", "member1", "--kubeconfig", plane_arg, "--cluster-kubeconfig", m1.to_str().unwrap()]);
+    let out =
+        site.cli_ok(&["unjoin", "member1", "--kubeconfig", plane_arg, "--cluster-kubeconfig", m1.to_str().unwrap()]);
     assert!(out.stdout.contains("member1"), "unjoin says what it removed: {}", out.stdout);
     assert!(site.get(&plane, &["cluster", "member1"]).is_none());
     assert!(site.get(&plane, &["namespace", "karmada-es-member1"]).is_none());
     eventually("the member's secrets collected", || {
         let s = site.get(&plane, &["secrets", "-n", "karmada-cluster"]).unwrap();
-        let names: Vec<String> =
-            s["items"].as_array().unwrap().iter().map(|o| o["metadata"]["name"].as_str().unwrap().to_string()).collect();
+        let names: Vec<String> = s["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["metadata"]["name"].as_str().unwrap().to_string())
+            .collect();
         (!names.iter().any(|n| n.starts_with("member1"))).then_some(())
     });
     assert!(site.get(&m1, &["namespace", "karmada-cluster"]).is_none(), "member-side namespace removed");
@@ -219,8 +225,7 @@ fn two_simulated_members_join_report_ready_and_unjoin_cleanly() {
 fn a_stopped_member_turns_not_ready_and_forced_unjoin_finishes() {
     let mut site = Site::new();
     // Probing fast, so the test does not wait for the 30 s production threshold.
-    let plane =
-        Plane::start_with(&["--cluster-status-update-frequency", "200ms", "--cluster-failure-threshold", "1s"]);
+    let plane = Plane::start_with(&["--cluster-status-update-frequency", "200ms", "--cluster-failure-threshold", "1s"]);
     let m1 = site.member("member1", "v1.33.0");
     let plane_arg = plane.kubeconfig.to_str().unwrap();
     site.cli_ok(&["join", "member1", "--kubeconfig", plane_arg, "--cluster-kubeconfig", m1.to_str().unwrap()]);

@@ -18,6 +18,9 @@ use super::{Kind, ObjectRef, Planned, Progress, Side, Target};
 
 /// How long upstream waits for the token controller to fill a token Secret.
 pub const TOKEN_TIMEOUT: Duration = Duration::from_secs(30);
+/// The token controller usually fills a Secret within milliseconds: poll from `TOKEN_POLL_FIRST`,
+/// doubling up to `TOKEN_POLL`, so a fast member is not made to wait a whole interval.
+const TOKEN_POLL_FIRST: Duration = Duration::from_millis(5);
 const TOKEN_POLL: Duration = Duration::from_millis(250);
 const TOKEN_SECRET_TYPE: &str = "kubernetes.io/service-account-token";
 const SA_NAME_ANNOTATION: &str = "kubernetes.io/service-account.name";
@@ -204,6 +207,7 @@ async fn wait_for_token(
 ) -> Result<(Secret, bool), MembershipError> {
     let deadline = Instant::now() + timeout;
     let mut existed = true;
+    let mut pause = TOKEN_POLL_FIRST;
     loop {
         let what = format!("reading secret {namespace}/{service_account}");
         match secrets.get_opt(service_account).await.map_err(|e| classify(target, what, e))? {
@@ -224,7 +228,8 @@ async fn wait_for_token(
                 timeout,
             });
         }
-        tokio::time::sleep(TOKEN_POLL).await;
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(TOKEN_POLL);
     }
 }
 

@@ -151,30 +151,44 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let plane_kubeconfig = PathBuf::from(&plane.kubeconfig);
     let joined = runtime.block_on(super::playground::registered(&plane_kubeconfig))?;
-    let mut lines = Vec::new();
-    for (name, member) in names.iter().zip(&members) {
-        let joined_now = !joined.contains(name);
-        if joined_now {
-            run_plain(
-                &exe,
-                &[
-                    "join".into(),
-                    name.into(),
-                    "--kubeconfig".into(),
-                    plane_kubeconfig.clone().into(),
-                    "--cluster-kubeconfig".into(),
-                    member.kubeconfig.clone().into(),
-                ],
-                &format!("join {name}"),
-            )?;
-        }
-        lines.push(MemberLine {
+    // Joins are independent of each other: run them side by side.
+    let joins: Vec<anyhow::Result<()>> = std::thread::scope(|s| {
+        let handles: Vec<_> = names
+            .iter()
+            .zip(&members)
+            .filter(|(name, _)| !joined.contains(name))
+            .map(|(name, member)| {
+                let (exe, plane_kubeconfig) = (&exe, &plane_kubeconfig);
+                s.spawn(move || {
+                    run_plain(
+                        exe,
+                        &[
+                            "join".into(),
+                            name.into(),
+                            "--kubeconfig".into(),
+                            plane_kubeconfig.into(),
+                            "--cluster-kubeconfig".into(),
+                            member.kubeconfig.clone().into(),
+                        ],
+                        &format!("join {name}"),
+                    )
+                    .map(|_| ())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a join thread does not panic")).collect()
+    });
+    joins.into_iter().collect::<anyhow::Result<Vec<()>>>()?;
+    let lines: Vec<MemberLine> = names
+        .iter()
+        .zip(&members)
+        .map(|(name, member)| MemberLine {
             name: name.clone(),
             url: member.url.clone().or(member.server.clone()).unwrap_or_default(),
             context: name.clone(),
-            joined_now,
-        });
-    }
+            joined_now: !joined.contains(name),
+        })
+        .collect();
 
     ctx.printer.progress("waiting for the members to be Ready");
     runtime.block_on(super::playground::wait_ready(&plane_kubeconfig, &names, timeout))?;
