@@ -65,10 +65,9 @@ impl PathElement {
     /// The values of a key element's fields, parsed back to JSON.
     pub fn key_values(&self) -> Vec<(String, Value)> {
         match self {
-            PathElement::Key(pairs) => pairs
-                .iter()
-                .map(|(k, v)| (k.clone(), serde_json::from_str(v).unwrap_or(Value::Null)))
-                .collect(),
+            PathElement::Key(pairs) => {
+                pairs.iter().map(|(k, v)| (k.clone(), serde_json::from_str(v).unwrap_or(Value::Null))).collect()
+            }
             _ => Vec::new(),
         }
     }
