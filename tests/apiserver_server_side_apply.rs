@@ -168,6 +168,37 @@ fn managers_conflict_until_one_forces() {
 }
 
 #[test]
+fn client_side_apply_upgrades_to_server_side() {
+    let plane = Plane::start();
+    let cm = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: upgrade
+  namespace: default
+  labels: {a: \"1\", b: \"2\"}
+data:
+  x: \"1\"
+  z: \"2\"
+";
+    let path = plane.file("csa.yaml", cm);
+    let mut cmd = plane.kubectl_version("1.27");
+    cmd.args(["apply", "-f", path.to_str().unwrap()]);
+    let out = common::run(cmd);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+
+    // kubectl takes over what it applied client-side without a conflict, migrates the
+    // client-side entry, and the fields it no longer applies go.
+    let edited = cm.replace("x: \"1\"", "x: \"9\"").replace("  z: \"2\"\n", "").replace(", b: \"2\"", "");
+    let out = apply(&plane, "1.27", &edited, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let obj = get(&plane, "1.27", &["configmap", "upgrade", "-n", "default"]);
+    assert_eq!(obj["data"], json!({"x": "9"}));
+    assert_eq!(obj["metadata"]["labels"], json!({"a": "1"}));
+    assert!(entry(&obj, "kubectl-client-side-apply", "Update").is_none(), "{obj}");
+    assert_eq!(entry(&obj, "kubectl", "Apply").unwrap()["fieldsV1"]["f:data"]["f:x"], json!({}));
+}
+
+#[test]
 fn custom_resource_applies() {
     let plane = Plane::start();
     let policy = std::fs::read_to_string("../shared/fixtures/karmada/samples/nginx/propagationpolicy.yaml").unwrap();

@@ -47,7 +47,9 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
     let others = owned_by_others(&list, is_mine);
     let dropped = previous.difference(&applied_set);
     for path in dropped.paths() {
-        if !others.contains_prefix(&path) {
+        // A node whose fields someone (the applier included) still owns stays: dropping the
+        // `.` of `f:data` while still applying `f:data.f:x` keeps `data`.
+        if !others.contains_prefix(&path) && !applied_set.contains_prefix(&path) {
             remove_path(&mut merged, &path, ctx.shape);
         }
     }

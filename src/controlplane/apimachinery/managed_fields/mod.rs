@@ -6,6 +6,7 @@ mod apply;
 mod conflicts;
 mod entries;
 mod fieldset;
+pub mod last_applied;
 mod record;
 mod shape;
 mod walk;

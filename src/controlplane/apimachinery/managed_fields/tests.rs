@@ -135,3 +135,16 @@ fn manager_from_user_agent() {
     assert_eq!(manager_name(None, Some("kubectl-edit/v1.33.0 (linux/amd64) kubernetes/abc")), "kubectl-edit");
     assert_eq!(manager_name(Some("flux"), Some("kubectl/v1.33.0")), "flux");
 }
+
+#[test]
+fn dropping_a_map_node_keeps_fields_still_applied() {
+    let c = Context { api_version: "v1", shape: Shape::Unknown, status_separate: false, ..ctx("kubectl") };
+    let first =
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "1", "b": "2"}});
+    let mut live = apply(None, &first, &c, false).unwrap();
+    // As after kubectl's client-side-apply migration: the map node itself is owned too.
+    live["metadata"]["managedFields"][0]["fieldsV1"] = json!({"f:data": {".": {}, "f:a": {}, "f:b": {}}});
+    let second = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "9"}});
+    let out = apply(Some(&live), &second, &c, false).unwrap();
+    assert_eq!(out["data"], json!({"a": "9"}));
+}

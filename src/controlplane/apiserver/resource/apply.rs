@@ -5,7 +5,7 @@
 use axum::response::Response;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::managed_fields::{self, conflict_error};
+use crate::controlplane::apimachinery::managed_fields::{self, conflict_error, last_applied};
 use crate::controlplane::apimachinery::{ApiError, BadValue, Cause, StatusReason};
 use crate::controlplane::registry::ResourceDef;
 
@@ -48,7 +48,15 @@ pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
                 other => return other,
             }
         };
-        let obj = managed_fields::apply(Some(&current), &applied, &ctx, force).map_err(|c| conflict_error(&c))?;
+        let mut obj = match managed_fields::apply(Some(&current), &applied, &ctx, force) {
+            Ok(obj) => obj,
+            // kubectl taking over from client-side apply: fields it applied before are its own.
+            Err(c) if last_applied::conflicts_allowed(&current, &c, &ctx) => {
+                managed_fields::apply(Some(&current), &applied, &ctx, true).map_err(|c| conflict_error(&c))?
+            }
+            Err(c) => return Err(conflict_error(&c)),
+        };
+        last_applied::sync(&current, &applied, &mut obj, &manager);
         // A resourceVersion in the configuration is a precondition, as in other patches.
         let expected = match object::meta_str(&applied, "resourceVersion").filter(|rv| !rv.is_empty()) {
             Some(rv) => object::parse_resource_version(rv).unwrap_or(-1),
