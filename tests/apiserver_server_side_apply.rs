@@ -5,6 +5,7 @@
 mod common;
 
 use common::plane::Plane;
+use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::Client;
 use kube::api::{Api, Patch, PatchParams};
@@ -281,4 +282,55 @@ async fn kube_rs_patch_apply() {
         }
         other => panic!("expected Invalid, got {other}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_apply_and_yaml_bodies() {
+    let plane = Plane::start();
+    let client = client(&plane).await;
+
+    // A YAML apply configuration creates the object (201).
+    let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n";
+    let req = http::Request::patch("/api/v1/namespaces/default/configmaps/from-yaml?fieldManager=yaml-tool")
+        .header("content-type", "application/apply-patch+yaml")
+        .body(yaml.as_bytes().to_vec())
+        .unwrap();
+    let created: Value = client.request(req).await.unwrap();
+    assert_eq!(created["data"], json!({"k": "v"}));
+    assert_eq!(created["metadata"]["managedFields"][0]["manager"], "yaml-tool");
+    assert_eq!(created["metadata"]["managedFields"][0]["fieldsV1"], json!({"f:data": {"f:k": {}}}));
+
+    // force is only for apply.
+    let req = http::Request::patch("/api/v1/namespaces/default/configmaps/from-yaml?force=true")
+        .header("content-type", "application/merge-patch+json")
+        .body(br#"{"data":{"k":"w"}}"#.to_vec())
+        .unwrap();
+    match client.request::<Value>(req).await.unwrap_err() {
+        kube::Error::Api(s) => {
+            assert_eq!(s.code, 422);
+            assert!(s.message.contains("force: Forbidden: may not be specified for non-apply patch"), "{}", s.message);
+        }
+        other => panic!("expected Invalid, got {other}"),
+    }
+
+    // The status subresource is applied on its own, recorded with its subresource.
+    let deployments: Api<Deployment> = Api::namespaced(client.clone(), "default");
+    let dep = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}}}});
+    deployments.patch("web", &PatchParams::apply("deployer"), &Patch::Apply(&dep)).await.unwrap();
+    let status = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "status": {"observedGeneration": 1, "replicas": 1}});
+    let out =
+        deployments.patch_status("web", &PatchParams::apply("status-writer"), &Patch::Apply(&status)).await.unwrap();
+    assert_eq!(out.status.unwrap().replicas, Some(1));
+    let mf = out.metadata.managed_fields.unwrap();
+    let writer = mf.iter().find(|e| e.manager.as_deref() == Some("status-writer")).unwrap();
+    assert_eq!(writer.subresource.as_deref(), Some("status"));
+    assert_eq!(
+        writer.fields_v1.as_ref().unwrap().0,
+        json!({"f:status": {"f:observedGeneration": {}, "f:replicas": {}}})
+    );
+    assert_eq!(out.spec.unwrap().replicas, Some(1));
 }

@@ -77,6 +77,8 @@ pub async fn finish(
         ));
     }
     let sub = call.info.subresource.as_str();
+    // Subresource writes below start again from the stored object; apply's entries must survive.
+    let applied_entries = applied.then(|| new.get("metadata").and_then(|m| m.get("managedFields")).cloned()).flatten();
     new = match sub {
         // Status writes change status only; everything else stays as stored.
         "status" => {
@@ -123,6 +125,9 @@ pub async fn finish(
             new
         }
     };
+    if let Some(entries) = applied_entries {
+        object::meta_mut(&mut new).insert("managedFields".into(), entries);
+    }
     carry_server_fields(&current, &mut new);
     if object::spec_changed(&current, &new) {
         let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
