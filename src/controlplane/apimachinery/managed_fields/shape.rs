@@ -84,11 +84,9 @@ impl<'a> Shape<'a> {
         match self {
             Shape::Unknown => false,
             Shape::Builtin { atomic, .. } => *atomic,
-            Shape::Openapi(schema) => {
-                schema.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
-                    || schema.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
-                        && schema.get("properties").is_none()
-            }
+            // Objects kept with x-kubernetes-preserve-unknown-fields stay granular, as kube
+            // treats schemaless parts (maps merge, lists are atomic).
+            Shape::Openapi(schema) => schema.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic"),
         }
     }
 

@@ -148,3 +148,12 @@ fn dropping_a_map_node_keeps_fields_still_applied() {
     let out = apply(Some(&live), &second, &c, false).unwrap();
     assert_eq!(out["data"], json!({"a": "9"}));
 }
+
+#[test]
+fn schemaless_crd_objects_stay_granular() {
+    let schema = json!({"type": "object", "properties": {"spec": {"type": "object",
+        "x-kubernetes-preserve-unknown-fields": true}}});
+    let obj = json!({"spec": {"a": {"b": 1}, "list": [1, 2]}});
+    let v1 = fields_of(&obj, Shape::Openapi(&schema), Mode::Apply).to_fields_v1();
+    assert_eq!(v1, json!({"f:spec": {"f:a": {"f:b": {}}, "f:list": {}}}));
+}
