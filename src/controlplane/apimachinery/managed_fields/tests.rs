@@ -157,3 +157,19 @@ fn schemaless_crd_objects_stay_granular() {
     let v1 = fields_of(&obj, Shape::Openapi(&schema), Mode::Apply).to_fields_v1();
     assert_eq!(v1, json!({"f:spec": {"f:a": {"f:b": {}}, "f:list": {}}}));
 }
+
+#[test]
+fn several_conflicts_are_listed_by_manager() {
+    let mut a = deployment(1, json!([{"name": "A", "value": "1"}]));
+    a = apply(None, &a, &ctx("a"), false).unwrap();
+    let b = deployment(2, json!([{"name": "A", "value": "2"}]));
+    let err = apply(Some(&a), &b, &ctx("b"), false).unwrap_err();
+    assert_eq!(
+        conflict_error(&err).message,
+        "Apply failed with 2 conflicts: conflicts with \"a\" using apps/v1:\n- .spec.replicas\n\
+         - .spec.template.spec.containers[name=\"nginx\"].env[name=\"A\"].value"
+    );
+    let causes = &conflict_error(&err).details.unwrap().causes;
+    assert_eq!(causes[0].field, ".spec.replicas");
+    assert_eq!(causes[0].message, "conflict with \"a\" using apps/v1");
+}
