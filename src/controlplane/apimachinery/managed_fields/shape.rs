@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::strategic::{FieldMeta, TypeSchema};
+use crate::controlplane::apimachinery::strategic::keys::OBJECT_META;
+use crate::controlplane::apimachinery::strategic::{FieldMeta, Strategy, TypeSchema};
 
 /// How a list is merged and tracked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +44,17 @@ const ATOMIC_BUILTIN_FIELDS: &[(&str, &str)] = &[
     ("io.k8s.api.batch.v1.JobSpec", "selector"),
 ];
 
+/// The root of a kind without patch metadata of its own: its metadata still has some
+/// (finalizers are a set, ownerReferences keyed by uid).
+static METADATA_ONLY: TypeSchema = TypeSchema {
+    name: "",
+    fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
+};
+
 impl<'a> Shape<'a> {
     /// The shape of a built-in kind's object.
     pub fn builtin(ty: Option<&'static TypeSchema>) -> Shape<'static> {
-        Shape::Builtin { ty, field: None, atomic: false }
+        Shape::Builtin { ty: Some(ty.unwrap_or(&METADATA_ONLY)), field: None, atomic: false }
     }
 
     /// The shape of the value of object field `name`.
@@ -59,6 +67,11 @@ impl<'a> Shape<'a> {
                 Shape::Builtin { ty: field.and_then(|f| f.ty), field, atomic }
             }
             Shape::Openapi(schema) => {
+                // A custom resource's metadata is ObjectMeta whatever its schema says.
+                let root = schema.get("properties").is_some_and(|p| p.get("apiVersion").is_some());
+                if root && name == "metadata" {
+                    return Shape::Builtin { ty: Some(&OBJECT_META), field: None, atomic: false };
+                }
                 if let Some(p) = schema.get("properties").and_then(|p| p.get(name)) {
                     return Shape::Openapi(p);
                 }

@@ -173,3 +173,14 @@ fn several_conflicts_are_listed_by_manager() {
     assert_eq!(causes[0].field, ".spec.replicas");
     assert_eq!(causes[0].message, "conflict with \"a\" using apps/v1");
 }
+
+#[test]
+fn finalizers_are_a_set_for_every_kind() {
+    let obj = json!({"metadata": {"finalizers": ["a/b"]}});
+    let builtin = fields_of(&obj, Shape::builtin(schema_for("", "ConfigMap")), Mode::Apply).to_fields_v1();
+    assert_eq!(builtin, json!({"f:metadata": {"f:finalizers": {"v:\"a/b\"": {}}}}));
+    let schema =
+        json!({"type": "object", "properties": {"apiVersion": {"type": "string"}, "metadata": {"type": "object"}}});
+    let crd = fields_of(&obj, Shape::Openapi(&schema), Mode::Apply).to_fields_v1();
+    assert_eq!(crd, builtin);
+}
