@@ -6,6 +6,7 @@ mod field_selector;
 #[doc(hidden)]
 pub mod fuzzing;
 mod jsonpath;
+pub mod managed_fields;
 mod meta_validation;
 mod names;
 mod patch;

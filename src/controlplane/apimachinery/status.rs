@@ -200,6 +200,12 @@ impl ApiError {
         Self::with_details(409, StatusReason::Conflict, msg, Details::for_resource(group, resource, name))
     }
 
+    /// 409 Conflict from server-side apply (apierrors.NewApplyConflict): the message names the
+    /// conflicting fields, one `FieldManagerConflict` cause each.
+    pub fn apply_conflict(message: String, causes: Vec<Cause>) -> Self {
+        Self::with_details(409, StatusReason::Conflict, message, Details { causes, ..Details::default() })
+    }
+
     /// 422 Invalid: `Deployment.apps "x" is invalid: [a: ..., b: ...]` (no brackets for one cause).
     pub fn invalid(group: &str, kind: &str, name: &str, causes: Vec<Cause>) -> Self {
         let qk = qualified_kind(group, kind);

@@ -20,7 +20,20 @@ pub async fn create(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
     if !call.info.subresource.is_empty() {
         return Err(ApiError::method_not_supported(&super::qualified(def), "create"));
     }
-    let mut obj = super::decode_object(call, def)?;
+    let obj = super::decode_object(call, def)?;
+    create_object(state, call, def, obj, Some(&call.body), false).await
+}
+
+/// Creates `obj` (decoded from the body, or built by server-side apply with its managedFields
+/// already set when `applied` is true); `raw` is the JSON body for strict field validation.
+pub async fn create_object(
+    state: &ApiState,
+    call: &Call,
+    def: &ResourceDef,
+    mut obj: Value,
+    raw: Option<&[u8]>,
+    applied: bool,
+) -> Result<Response, ApiError> {
     let ns = super::namespace_of(def, call).map(str::to_string);
     {
         let meta = object::meta_mut(&mut obj);
@@ -62,7 +75,10 @@ pub async fn create(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
         admission::check_namespace_accepts_content(state, ns).await?;
     }
     admission::prepare_for_create(def, &mut obj);
-    let warnings = admission::validate(state, def, &mut obj, Some(&call.body), call.param("fieldValidation"))?;
+    let warnings = admission::validate(state, def, &mut obj, raw, call.param("fieldValidation"))?;
+    if !applied {
+        super::managed::record(def, call, None, &mut obj);
+    }
 
     if call.dry_run() {
         return Ok(admission::with_warnings(json_response(StatusCode::CREATED, &obj), &warnings));

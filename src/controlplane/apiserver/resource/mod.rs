@@ -1,12 +1,14 @@
 //! The resource verbs (get, list, watch, create, update, patch, delete, deletecollection) for
 //! any served resource, built-in or CRD, with kube-apiserver's object semantics.
 
+mod apply;
 mod body;
 mod create;
 pub mod delete;
 mod fields;
 mod get;
 mod list;
+mod managed;
 mod patch;
 pub mod propagation;
 mod update;

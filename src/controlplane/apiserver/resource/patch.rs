@@ -1,11 +1,13 @@
-//! PATCH with JSON patch (RFC 6902), JSON merge patch (RFC 7386) or strategic merge patch
-//! (built-in kinds only), read-modify-write with compare-and-swap, retried when another writer
+//! PATCH with JSON patch (RFC 6902), JSON merge patch (RFC 7386), strategic merge patch
+//! (built-in kinds only) or server-side apply (in apply.rs), read-modify-write with compare-and-swap, retried when another writer
 //! got in between (as kube-apiserver does).
 
 use axum::response::Response;
 
 use crate::controlplane::apimachinery::strategic::{self, TypeSchema};
-use crate::controlplane::apimachinery::{ApiError, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch};
+use crate::controlplane::apimachinery::{
+    ApiError, Cause, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch,
+};
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::{Call, json_response};
@@ -33,13 +35,17 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             return Err(ApiError::unsupported_media_type(&ct, &ACCEPTED[..2]));
         }
         "application/strategic-merge-patch+json" => PatchKind::Strategic(strategic::schema_for(&def.group, &def.kind)),
-        "application/apply-patch+yaml" => {
-            // Server-side apply is not implemented; the answer names what is.
-            let served = if matches!(def.source, Source::Crd { .. }) { &ACCEPTED[..2] } else { &ACCEPTED[..3] };
-            return Err(ApiError::unsupported_media_type(&ct, served));
-        }
+        "application/apply-patch+yaml" => return super::apply::apply(state, call, def).await,
         other => return Err(ApiError::unsupported_media_type(other, ACCEPTED)),
     };
+    if call.param("force").is_some() {
+        return Err(ApiError::invalid(
+            "meta.k8s.io",
+            "PatchOptions",
+            "",
+            vec![Cause::forbidden("force", "may not be specified for non-apply patch")],
+        ));
+    }
     let name = call.info.name.clone();
     let ns = super::namespace_of(def, call);
     for _ in 0..MAX_ATTEMPTS {
@@ -63,7 +69,8 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             )));
         }
         let precondition = expected != current_rev;
-        match super::update::finish(state, call, def, &name, current, current_rev, expected, patched, None).await {
+        match super::update::finish(state, call, def, &name, current, current_rev, expected, patched, None, false).await
+        {
             Err(e) if e.code == 409 && !precondition => continue,
             Err(e) => return Err(e),
             Ok((obj, code, warnings)) => return Ok(admission::with_warnings(json_response(code, &obj), &warnings)),

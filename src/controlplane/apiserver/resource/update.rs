@@ -48,12 +48,13 @@ pub async fn update(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
         }
     };
     let (obj, code, warnings) =
-        finish(state, call, def, &name, current, current_rev, expected, new, Some(&call.body)).await?;
+        finish(state, call, def, &name, current, current_rev, expected, new, Some(&call.body), false).await?;
     Ok(admission::with_warnings(json_response(code, &obj), &warnings))
 }
 
 /// Applies an update of `current` (at `current_rev`) to `new`, expecting the client saw
-/// `expected`. Returns the stored object (or the dry-run result) and any warnings.
+/// `expected`. Returns the stored object (or the dry-run result) and any warnings. `applied`:
+/// server-side apply already set the managedFields; otherwise the write is recorded as an update.
 #[allow(clippy::too_many_arguments)]
 pub async fn finish(
     state: &ApiState,
@@ -65,6 +66,7 @@ pub async fn finish(
     expected: i64,
     mut new: Value,
     raw: Option<&[u8]>,
+    applied: bool,
 ) -> Result<(Value, StatusCode, Vec<String>), ApiError> {
     if expected != current_rev {
         return Err(ApiError::conflict(
@@ -75,6 +77,8 @@ pub async fn finish(
         ));
     }
     let sub = call.info.subresource.as_str();
+    // Subresource writes below start again from the stored object; apply's entries must survive.
+    let applied_entries = applied.then(|| new.get("metadata").and_then(|m| m.get("managedFields")).cloned()).flatten();
     new = match sub {
         // Status writes change status only; everything else stays as stored.
         "status" => {
@@ -121,12 +125,18 @@ pub async fn finish(
             new
         }
     };
+    if let Some(entries) = applied_entries {
+        object::meta_mut(&mut new).insert("managedFields".into(), entries);
+    }
     carry_server_fields(&current, &mut new);
     if object::spec_changed(&current, &new) {
         let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
     let warnings = admission::validate(state, def, &mut new, raw, call.param("fieldValidation"))?;
+    if !applied {
+        super::managed::record(def, call, Some(&current), &mut new);
+    }
     if call.dry_run() {
         return Ok((object::with_resource_version(new, current_rev), StatusCode::OK, warnings));
     }

@@ -1,0 +1,111 @@
+//! `metadata.managedFields` entries, read from and written to objects.
+
+use serde_json::{Map, Value, json};
+
+use super::fieldset::Set;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Operation {
+    Apply,
+    Update,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Apply => "Apply",
+            Operation::Update => "Update",
+        }
+    }
+}
+
+/// One manager's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub manager: String,
+    pub operation: Operation,
+    pub api_version: String,
+    pub time: Option<String>,
+    pub subresource: String,
+    pub set: Set,
+}
+
+impl Entry {
+    /// Whether this entry is the one `manager` writes with `operation` through `subresource`.
+    pub fn is(&self, manager: &str, operation: Operation, subresource: &str) -> bool {
+        self.manager == manager && self.operation == operation && self.subresource == subresource
+    }
+
+    /// `"a" using apps/v1`, as kube names a manager in conflicts.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{:?}", self.manager);
+        if !self.subresource.is_empty() {
+            s.push_str(&format!(" with subresource {:?}", self.subresource));
+        }
+        s.push_str(&format!(" using {}", self.api_version));
+        if self.operation == Operation::Update
+            && let Some(t) = &self.time
+        {
+            s.push_str(&format!(" at {t}"));
+        }
+        s
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("manager".into(), json!(self.manager));
+        m.insert("operation".into(), json!(self.operation.as_str()));
+        m.insert("apiVersion".into(), json!(self.api_version));
+        if let Some(t) = &self.time {
+            m.insert("time".into(), json!(t));
+        }
+        m.insert("fieldsType".into(), json!("FieldsV1"));
+        m.insert("fieldsV1".into(), self.set.to_fields_v1());
+        if !self.subresource.is_empty() {
+            m.insert("subresource".into(), json!(self.subresource));
+        }
+        Value::Object(m)
+    }
+
+    fn from_json(v: &Value) -> Option<Entry> {
+        let operation = match v.get("operation").and_then(Value::as_str)? {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
+            _ => return None,
+        };
+        let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        Some(Entry {
+            manager: s("manager"),
+            operation,
+            api_version: s("apiVersion"),
+            time: v.get("time").and_then(Value::as_str).map(str::to_string),
+            subresource: s("subresource"),
+            set: Set::from_fields_v1(v.get("fieldsV1").unwrap_or(&Value::Null)),
+        })
+    }
+}
+
+/// The raw `managedFields` list of an object (None when absent or empty).
+pub fn raw(obj: &Value) -> Option<&Vec<Value>> {
+    obj.get("metadata").and_then(|m| m.get("managedFields")).and_then(Value::as_array).filter(|a| !a.is_empty())
+}
+
+/// The entries of an object; entries kube could not have written are dropped.
+pub fn read(obj: &Value) -> Vec<Entry> {
+    raw(obj).map(|a| a.iter().filter_map(Entry::from_json).collect()).unwrap_or_default()
+}
+
+/// Stores `entries` on `obj`, sorted as kube sorts them (applies first, then by time and
+/// manager); no entries removes the field.
+pub fn write(obj: &mut Value, mut entries: Vec<Entry>) {
+    entries.retain(|e| !e.set.is_empty());
+    entries.sort_by(|a, b| {
+        a.operation.cmp(&b.operation).then_with(|| a.time.cmp(&b.time)).then_with(|| a.manager.cmp(&b.manager))
+    });
+    let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) else { return };
+    if entries.is_empty() {
+        meta.remove("managedFields");
+    } else {
+        meta.insert("managedFields".into(), Value::Array(entries.iter().map(Entry::to_json).collect()));
+    }
+}
