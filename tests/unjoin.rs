@@ -136,21 +136,17 @@ fn a_finalizer_nobody_removes_needs_force() {
     let plane = Plane::start();
     let m1 = member("member1");
     joined(&plane, "member1", &m1);
-    // What the cluster and execution controllers would leave behind if they were not running.
-    plane.kubectl_ok(&[
-        "patch",
-        "cluster",
-        "member1",
-        "--type",
-        "merge",
-        "-p",
-        r#"{"metadata":{"finalizers":["karmada.io/cluster-controller"]}}"#,
-    ]);
-    plane.create(
-        &json!({"apiVersion": "v1", "kind": "Namespace",
-                "metadata": {"name": "karmada-es-member1", "finalizers": ["kubernetes"]}})
-        .to_string(),
-    );
+    // The plane's cluster controller adds its finalizer and the execution namespace; a Work
+    // whose execution-controller finalizer nobody removes (no execution controller runs) then
+    // holds the namespace, and so the Cluster.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while get(&plane, &["namespace", "karmada-es-member1"]).is_none()
+        || !get(&plane, &["cluster", "member1"])
+            .is_some_and(|c| finalizers(&c).contains(&"karmada.io/cluster-controller".to_string()))
+    {
+        assert!(std::time::Instant::now() < deadline, "the cluster controller never prepared member1");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     plane.create(
         &json!({"apiVersion": "work.karmada.io/v1alpha1", "kind": "Work",
                 "metadata": {"name": "w1", "namespace": "karmada-es-member1",
@@ -176,12 +172,13 @@ fn a_finalizer_nobody_removes_needs_force() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout, "cluster.cluster.karmada.io \"member1\" deleted\n");
     assert!(get(&plane, &["cluster", "member1"]).is_none());
-    let work = get(&plane, &["work", "w1", "-n", "karmada-es-member1"]).expect("the Work stays");
-    assert_eq!(finalizers(&work), Vec::<String>::new());
-    // The namespace lost its finalizer, so it is either gone or free to go.
-    if let Some(ns) = get(&plane, &["namespace", "karmada-es-member1"]) {
-        assert_eq!(finalizers(&ns), Vec::<String>::new());
+    // Released, the Work and then the execution namespace go (the namespace controller).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while get(&plane, &["namespace", "karmada-es-member1"]).is_some() {
+        assert!(std::time::Instant::now() < deadline, "the execution namespace never went");
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    assert!(get(&plane, &["work", "w1", "-n", "karmada-es-member1"]).is_none());
 }
 
 #[test]
