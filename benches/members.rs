@@ -224,11 +224,11 @@ fn main() {
     println!("| measure | result | goal | limit measured in the same run |");
     println!("|---|---|---|---|");
     println!(
-        "| `local up --members 3` to all Ready (median of {UP_RUNS}, worst) | {} ({}) | ≤ 3 s | `init --embedded` alone {}; a process start {} |",
+        "| `local up --members 3` to all Ready (median of {UP_RUNS}, worst) | {} ({}) | ≤ 3 s | `init --embedded` alone {}; a process start {:.1} ms |",
         ms(up_p50),
         ms(up_worst),
         ms(inits),
-        format!("{:.1} ms", trues.as_secs_f64() * 1e3)
+        trues.as_secs_f64() * 1e3
     );
     println!(
         "| `join` start → Cluster Ready observed (median of {JOIN_RUNS}, worst) | {} ({}) | ≤ 300 ms | the `join` command itself {} |",
