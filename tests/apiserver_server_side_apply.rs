@@ -154,7 +154,7 @@ fn managers_conflict_until_one_forces() {
     let out = apply(&plane, "1.33", &deployment(5, "    app: web", env), &["--field-manager=b"]);
     assert_eq!(out.code, 1, "stdout: {}", out.stdout);
     assert!(out.stderr.contains("Apply failed with 1 conflict"), "{}", out.stderr);
-    assert!(out.stderr.contains("conflict with \"a\" using apps/v1: .spec.replicas"), "{}", out.stderr);
+    assert!(out.stderr.contains("conflict with \"a\": .spec.replicas"), "{}", out.stderr);
     let dep = get(&plane, "1.33", &["deployment", "web", "-n", "default"]);
     assert_eq!(dep["spec"]["replicas"], 2);
 
