@@ -333,14 +333,20 @@ fn patch_every_type(s: &Session) {
     assert_eq!(out.trim(), patched);
     assert_eq!(s.must("deployment", "web")["spec"]["replicas"], 2);
 
-    // No kubectl from 1.27 to 1.33 lists `apply` among `patch --type` values (json, merge,
-    // strategic only), so the apply patch is exercised through `apply --server-side` above;
-    // this step runs only for a kubectl that offers it.
+    // Apply patch: no kubectl from 1.27 to 1.33 offers `--type=apply` (its help lists json,
+    // merge and strategic only), so for these versions this step is skipped; apply patches
+    // are sent by `apply --server-side` above. kubectl itself refuses the type before any
+    // request; a later kubectl that lists it runs the step.
+    let apply = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings"},"data":{"extra":"x"}}"#;
+    let args = ["patch", "configmap", "settings", "--type=apply", "--field-manager=gamma", "-p", apply];
     if patch_supports_apply(s) {
-        let apply = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings"},"data":{"extra":"x"}}"#;
-        let out = s.ok(&["patch", "configmap", "settings", "--type=apply", "--field-manager=gamma", "-p", apply]);
-        assert_eq!(out.trim(), "configmap/settings patched");
+        assert_eq!(s.ok(&args).trim(), "configmap/settings patched");
         assert_eq!(s.must("configmap", "settings")["data"]["extra"], "x");
+    } else {
+        let out = s.run(&args);
+        assert_eq!(out.code, 1);
+        assert_eq!(out.stderr.trim(), "error: --type must be one of [json merge strategic], not \"apply\"");
+        assert!(s.must("configmap", "settings")["data"].get("extra").is_none());
     }
 }
 
