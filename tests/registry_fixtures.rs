@@ -349,6 +349,7 @@ fn apply_every_fixture(apply_args: &[&str]) {
         .filter_map(|l| l.split_whitespace().last().map(str::to_string))
         .collect();
     assert!(cluster_scoped.iter().any(|k| k == "Cluster"), "{cluster_scoped:?}");
+    let server_side = apply_args.contains(&"--server-side");
     let (mut applied, mut unserved) = (0, 0);
     for (n, (path, doc)) in applied_docs().into_iter().enumerate() {
         let kind = doc["kind"].as_str().unwrap().to_string();
@@ -376,10 +377,10 @@ fn apply_every_fixture(apply_args: &[&str]) {
         // A custom resource right after its CRD: kubectl may not see the kind until the CRD
         // is established and discovery lists it.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        loop {
+        let printed = loop {
             let out = plane.kubectl_run(&args);
             if out.code == 0 {
-                break;
+                break out.stdout;
             }
             assert!(
                 out.stderr.contains("no matches for kind") && std::time::Instant::now() < deadline,
@@ -387,10 +388,20 @@ fn apply_every_fixture(apply_args: &[&str]) {
                 out.stderr
             );
             std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        let mut get = vec!["get", "-f", file.to_str().unwrap(), "-o", "yaml"];
-        get.push("--show-managed-fields=false");
+        };
+        let verb = printed.trim().rsplit(' ').next().unwrap_or_default();
+        let verbs: &[&str] =
+            if server_side { &["serverside-applied"] } else { &["created", "configured", "unchanged"] };
+        assert!(verbs.contains(&verb) && printed.contains(&format!("/{name} ")), "{at}: {printed}");
+        let get = ["get", "-f", file.to_str().unwrap(), "-o", "yaml", "--show-managed-fields"];
         let got: Value = serde_saphyr::from_str(&plane.kubectl_ok(&get)).unwrap();
+        // kube keeps no managedFields entry with an empty field set, and the name and namespace
+        // are not owned, so a bare Namespace has no entry of its own.
+        let owns_fields = doc.as_object().unwrap().len() > 3 || doc["metadata"].as_object().unwrap().len() > 2;
+        if server_side && owns_fields {
+            let managers = got["metadata"]["managedFields"].as_array().map(Vec::as_slice).unwrap_or_default();
+            assert!(managers.iter().any(|e| e["manager"] == "kubectl" && e["operation"] == "Apply"), "{at}: {got}");
+        }
         let mut want = as_stored(&doc);
         if cluster_scoped.contains(&kind) {
             want["metadata"].as_object_mut().unwrap().remove("namespace");
