@@ -45,6 +45,7 @@ const WARMUP: Duration = Duration::from_secs(1);
 const LOAD_CONNECTIONS: usize = 4;
 const CLIENTS: usize = 64;
 const CLIENT_CONNECTIONS: usize = 8;
+const APPLIES: usize = 300;
 const LIST_OBJECTS: u64 = 10_000;
 const LIST_RUNS: usize = 5;
 const WATCH_CONNECTIONS: usize = 10;
@@ -284,6 +285,34 @@ fn run() -> anyhow::Result<()> {
         create_others * 100.0,
     ));
 
+    // 4b. Server-side apply of a changed field on an existing Deployment, one request at a time;
+    // each is a durable write, so the limit is again a raw SQLite commit.
+    progress!("server-side apply x{APPLIES}");
+    let apply_ns = "bench-apply";
+    client_rt.block_on(client::ensure_namespace(&target, &setup, apply_ns))?;
+    let cpu_before = process::cpu_seconds(plane.pid());
+    let applies = client_rt.block_on(apply_runs(&target, apply_ns))?;
+    let apply_cpu = process::cpu_seconds(plane.pid()) - cpu_before;
+    rows.push(row(
+        format!(
+            "server-side apply (PATCH apply-patch+yaml, Deployment, one field changed), {APPLIES} in sequence, p50"
+        ),
+        ms(load::pct(&applies, 0.50)),
+        format!("raw SQLite commit: {}", ms(load::pct(&raw_paced.sorted, 0.50))),
+        "",
+    ));
+    rows.push(row(
+        "server-side apply, p99",
+        ms(load::pct(&applies, 0.99)),
+        format!("raw SQLite commit: {}", ms(load::pct(&raw_paced.sorted, 0.99))),
+        "",
+    ));
+    notes.push(format!(
+        "Server-side apply: field manager `bench`, the Deployment's managedFields and defaults recomputed on each request; server CPU {:.0} µs per apply (warm-up included); max {}.",
+        apply_cpu * 1e6 / (APPLIES + APPLY_WARMUP) as f64,
+        ms(load::pct(&applies, 1.0)),
+    ));
+
     // 5. Throughput with 64 closed-loop clients.
     progress!("{CLIENTS} clients creating");
     let load_ns = "bench-load";
@@ -490,6 +519,27 @@ async fn creates_closed_loop(
         async move { client::expect(&conn, req, 201).await.map(|_| ()) }
     })
     .await)
+}
+
+/// Applies not timed before the [`APPLIES`] timed ones (the first creates the Deployment).
+const APPLY_WARMUP: usize = 20;
+
+/// [`APPLY_WARMUP`] then [`APPLIES`] timed server-side applies of one Deployment in `ns`, each
+/// changing one template annotation, on one connection; the sorted latencies.
+async fn apply_runs(target: &Target, ns: &str) -> anyhow::Result<Vec<Duration>> {
+    let conn = target.connect().await?;
+    let uri = target.uri(&format!("/apis/apps/v1/namespaces/{ns}/deployments/bench-apply?fieldManager=bench"));
+    let mut times = Vec::with_capacity(APPLIES);
+    for step in 0..(APPLY_WARMUP + APPLIES) as u64 {
+        let want = if step == 0 { 201 } else { 200 };
+        let started = Instant::now();
+        client::expect(&conn, client::apply(uri.clone(), client::deployment("bench-apply", step)), want).await?;
+        if step >= APPLY_WARMUP as u64 {
+            times.push(started.elapsed());
+        }
+    }
+    times.sort();
+    Ok(times)
 }
 
 /// One warm-up and [`LIST_RUNS`] timed GETs of `path` on one connection; the median and the body.

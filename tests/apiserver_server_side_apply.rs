@@ -154,7 +154,7 @@ fn managers_conflict_until_one_forces() {
     let out = apply(&plane, "1.33", &deployment(5, "    app: web", env), &["--field-manager=b"]);
     assert_eq!(out.code, 1, "stdout: {}", out.stdout);
     assert!(out.stderr.contains("Apply failed with 1 conflict"), "{}", out.stderr);
-    assert!(out.stderr.contains("conflict with \"a\" using apps/v1: .spec.replicas"), "{}", out.stderr);
+    assert!(out.stderr.contains("conflict with \"a\": .spec.replicas"), "{}", out.stderr);
     let dep = get(&plane, "1.33", &["deployment", "web", "-n", "default"]);
     assert_eq!(dep["spec"]["replicas"], 2);
 
@@ -333,4 +333,25 @@ async fn status_apply_and_yaml_bodies() {
         json!({"f:status": {"f:observedGeneration": {}, "f:replicas": {}}})
     );
     assert_eq!(out.spec.unwrap().replicas, Some(1));
+}
+
+/// The plane's own controllers write under a manager name of their own (from their user agent),
+/// so an apply that takes over what they wrote names them in the conflict.
+#[test]
+fn plane_controllers_are_named_managers() {
+    let plane = Plane::start();
+    let info = get(&plane, "1.33", &["configmap", "cluster-info", "-n", "kube-public"]);
+    let owner = entry(&info, "karmadactl-controlplane", "Update").expect("the plane's controller owns cluster-info");
+    assert_eq!(owner["fieldsV1"]["f:data"]["f:kubeconfig"], json!({}), "{info}");
+    assert!(info["metadata"]["managedFields"].as_array().unwrap().iter().all(|e| e["manager"] != ""), "{info}");
+
+    let mine = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-info\n  namespace: kube-public\ndata:\n  kubeconfig: mine\n";
+    let out = apply(&plane, "1.33", mine, &[]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("conflict with \"karmadactl-controlplane\" using v1 at ")
+            && out.stderr.contains(": .data.kubeconfig"),
+        "{}",
+        out.stderr
+    );
 }

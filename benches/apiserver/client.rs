@@ -128,6 +128,22 @@ pub fn post(uri: hyper::Uri, body: Bytes) -> hyper::Request<Full<Bytes>> {
         .expect("a valid POST")
 }
 
+/// A server-side apply: PATCH with an `application/apply-patch+yaml` body (JSON is YAML).
+pub fn apply(uri: hyper::Uri, body: Bytes) -> hyper::Request<Full<Bytes>> {
+    hyper::Request::patch(uri)
+        .header(hyper::header::CONTENT_TYPE, "application/apply-patch+yaml")
+        .body(Full::new(body))
+        .expect("a valid PATCH")
+}
+
+/// A small Deployment whose template carries `step` in an annotation, so that every apply with
+/// a new step changes one field.
+pub fn deployment(name: &str, step: u64) -> Bytes {
+    Bytes::from(format!(
+        r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"{name}","labels":{{"app":"bench"}}}},"spec":{{"replicas":3,"selector":{{"matchLabels":{{"app":"bench"}}}},"template":{{"metadata":{{"labels":{{"app":"bench"}},"annotations":{{"bench/step":"{step}"}}}},"spec":{{"containers":[{{"name":"app","image":"registry.example.com/app:v1.2.3","ports":[{{"containerPort":8080}}]}}]}}}}}}}}"#
+    ))
+}
+
 /// Sends `req` on `conn` and reads the whole response.
 pub async fn send(conn: &Conn, req: hyper::Request<Full<Bytes>>) -> anyhow::Result<(hyper::StatusCode, Bytes)> {
     let mut conn = conn.clone();

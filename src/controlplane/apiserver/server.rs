@@ -212,10 +212,17 @@ fn client_url(addr: SocketAddr, advertise: Option<IpAddr>) -> String {
     crate::kubeconfig::https_server_url(&ip.to_string(), addr.port())
 }
 
+/// The user agent of the plane's own controllers; its part before `/` is their manager name.
+const CONTROLLER_USER_AGENT: &str = concat!("karmadactl-controlplane/", env!("CARGO_PKG_VERSION"));
+
 async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
-    let cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())
+    let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())
         .await
         .map_err(|e| ServerError::Client(kube::Error::InferKubeconfig(e)))?;
+    // managedFields name a writer without a fieldManager by its user agent (as they name
+    // kube-controller-manager's writes); kube-rs sends none, so the plane's controllers would
+    // own fields as the manager "".
+    cfg.headers.push((http::header::USER_AGENT, http::HeaderValue::from_static(CONTROLLER_USER_AGENT)));
     kube::Client::try_from(cfg).map_err(ServerError::Client)
 }
 

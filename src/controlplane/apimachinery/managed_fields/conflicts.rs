@@ -12,7 +12,7 @@ pub struct Conflict {
     pub path: Path,
 }
 
-/// 409 Conflict: `Apply failed with 1 conflict: conflict with "a" using apps/v1: .spec.replicas`,
+/// 409 Conflict: `Apply failed with 1 conflict: conflict with "a": .spec.replicas`,
 /// with a `FieldManagerConflict` cause per field.
 pub fn conflict_error(conflicts: &[Conflict]) -> ApiError {
     let causes: Vec<Cause> = conflicts

@@ -36,17 +36,19 @@ impl Entry {
         self.manager == manager && self.operation == operation && self.subresource == subresource
     }
 
-    /// `"a" using apps/v1`, as kube names a manager in conflicts.
+    /// How kube names a manager in conflicts: `"a"` for an applier, `"a" using apps/v1 at <time>`
+    /// for an updater (only updates say which version they wrote, as kube-apiserver's
+    /// `printManager` does).
     pub fn describe(&self) -> String {
         let mut s = format!("{:?}", self.manager);
         if !self.subresource.is_empty() {
             s.push_str(&format!(" with subresource {:?}", self.subresource));
         }
-        s.push_str(&format!(" using {}", self.api_version));
-        if self.operation == Operation::Update
-            && let Some(t) = &self.time
-        {
-            s.push_str(&format!(" at {t}"));
+        if self.operation == Operation::Update {
+            s.push_str(&format!(" using {}", self.api_version));
+            if let Some(t) = &self.time {
+                s.push_str(&format!(" at {t}"));
+            }
         }
         s
     }

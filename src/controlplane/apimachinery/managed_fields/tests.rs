@@ -62,7 +62,7 @@ fn conflicting_apply_names_owner_and_path() {
     assert_eq!(path_string(&err[0].path), ".spec.replicas");
     let status = conflict_error(&err);
     assert_eq!(status.code, 409);
-    assert_eq!(status.message, "Apply failed with 1 conflict: conflict with \"a\" using apps/v1: .spec.replicas");
+    assert_eq!(status.message, "Apply failed with 1 conflict: conflict with \"a\": .spec.replicas");
 
     // The same value is shared, not a conflict.
     let shared = apply(Some(&a), &deployment(1, json!([])), &ctx("b"), false).unwrap();
@@ -166,12 +166,12 @@ fn several_conflicts_are_listed_by_manager() {
     let err = apply(Some(&a), &b, &ctx("b"), false).unwrap_err();
     assert_eq!(
         conflict_error(&err).message,
-        "Apply failed with 2 conflicts: conflicts with \"a\" using apps/v1:\n- .spec.replicas\n\
+        "Apply failed with 2 conflicts: conflicts with \"a\":\n- .spec.replicas\n\
          - .spec.template.spec.containers[name=\"nginx\"].env[name=\"A\"].value"
     );
     let causes = &conflict_error(&err).details.unwrap().causes;
     assert_eq!(causes[0].field, ".spec.replicas");
-    assert_eq!(causes[0].message, "conflict with \"a\" using apps/v1");
+    assert_eq!(causes[0].message, "conflict with \"a\"");
 }
 
 #[test]
@@ -183,4 +183,16 @@ fn finalizers_are_a_set_for_every_kind() {
         json!({"type": "object", "properties": {"apiVersion": {"type": "string"}, "metadata": {"type": "object"}}});
     let crd = fields_of(&obj, Shape::Openapi(&schema), Mode::Apply).to_fields_v1();
     assert_eq!(crd, builtin);
+}
+
+#[test]
+fn conflict_with_an_updater_names_its_version_and_time() {
+    let mut obj = deployment(1, json!([]));
+    record_update(None, &mut obj, &ctx("kubectl-edit"));
+    let time = obj["metadata"]["managedFields"][0]["time"].as_str().unwrap().to_string();
+    let err = apply(Some(&obj), &deployment(3, json!([])), &ctx("b"), false).unwrap_err();
+    assert_eq!(
+        conflict_error(&err).message,
+        format!("Apply failed with 1 conflict: conflict with \"kubectl-edit\" using apps/v1 at {time}: .spec.replicas")
+    );
 }
