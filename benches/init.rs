@@ -9,6 +9,9 @@
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
+#[path = "common/stats.rs"]
+mod stats;
+use stats::median;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -22,11 +25,6 @@ const PKI_RUNS: usize = 50;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_karmadactl")
-}
-
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
 }
 
 fn ms(d: Duration) -> String {

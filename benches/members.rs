@@ -10,6 +10,9 @@
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
+#[path = "common/stats.rs"]
+mod stats;
+use stats::median;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,11 +23,6 @@ const JOIN_RUNS: usize = 9;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_karmadactl")
-}
-
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
 }
 
 fn ms(d: Duration) -> String {

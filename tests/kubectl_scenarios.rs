@@ -29,18 +29,12 @@ impl Session {
     }
 
     fn run(&self, args: &[&str]) -> common::Run {
-        common::run(self.cmd(args))
+        self.plane.kubectl_version_run(self.version, args)
     }
 
     /// Runs kubectl; panics unless it exited 0. Returns stdout.
     fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert_eq!(
-            out.code, 0,
-            "kubectl {} {args:?} failed:\nstdout: {}\nstderr: {}",
-            self.version, out.stdout, out.stderr
-        );
-        out.stdout
+        self.plane.kubectl_version_ok(self.version, args)
     }
 
     fn file(&self, name: &str, content: &str) -> String {

@@ -89,6 +89,20 @@ impl Plane {
         cmd
     }
 
+    /// Runs the given kubectl version with `args`.
+    pub fn kubectl_version_run(&self, version: &str, args: &[&str]) -> super::Run {
+        let mut cmd = self.kubectl_version(version);
+        cmd.args(args);
+        super::run(cmd)
+    }
+
+    /// Like [`kubectl_version_run`] but panics, naming the version, unless it succeeded.
+    pub fn kubectl_version_ok(&self, version: &str, args: &[&str]) -> String {
+        let out = self.kubectl_version_run(version, args);
+        assert_eq!(out.code, 0, "kubectl {version} {args:?} failed:\nstdout: {}\nstderr: {}", out.stdout, out.stderr);
+        out.stdout
+    }
+
     /// Runs kubectl with `args`; returns (exit code, stdout, stderr).
     pub fn kubectl_run(&self, args: &[&str]) -> super::Run {
         let mut cmd = self.kubectl();
