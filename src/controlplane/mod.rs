@@ -5,12 +5,14 @@
 //! * `apimachinery`: selectors, request parsing, Status errors, metadata validation, patches.
 //! * `auth`: who is calling (certificates, service-account and bootstrap tokens) and RBAC.
 //! * `registry`: which resources are served, discovery, OpenAPI, and object validation.
+//! * `engine`: the Karmada reconcile engine (scheduling, overrides, Works, status).
 
 pub mod apimachinery;
 pub mod apiserver;
 pub mod auth;
 pub mod controllers;
 pub mod embedded;
+pub mod engine;
 pub mod protobuf;
 pub mod registry;
 pub mod simulated;
