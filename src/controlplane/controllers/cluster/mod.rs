@@ -46,6 +46,20 @@ impl Default for ClusterControllerConfig {
     }
 }
 
+/// A client for a Push member with the endpoint and credentials join stored, for
+/// controllers that act in members; the first string changes when the credentials do, and the
+/// error says why no client can be made. Requests have no read timeout, as watches are long.
+pub async fn member_client(
+    plane: &Client,
+    cluster: &Cluster,
+    connect_timeout: Duration,
+) -> Result<(String, Client), String> {
+    probe::member_client(plane, cluster, connect_timeout, None).await.map_err(|h| match h {
+        status::Health::Healthy => "the member is healthy".to_string(),
+        status::Health::Unhealthy(m) | status::Health::Unreachable(m) | status::Health::Misconfigured(m) => m,
+    })
+}
+
 /// A running probe task and what it was started for; a changed spec restarts it.
 struct Prober {
     generation: Option<i64>,

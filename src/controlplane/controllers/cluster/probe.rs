@@ -67,7 +67,7 @@ async fn observe(
     member: &mut Option<(String, Client)>,
     enablements: &mut Option<(Instant, String, Vec<ApiEnablement>)>,
 ) -> Observation {
-    let client = match member_client(plane, cluster, config).await {
+    let client = match member_client(plane, cluster, config.probe_timeout, Some(config.probe_timeout)).await {
         Ok((identity, client)) => match member.as_ref() {
             // Reuse the client (and its connections) while the credentials are unchanged.
             Some((known, c)) if *known == identity => c.clone(),
@@ -105,10 +105,11 @@ async fn observe(
 
 /// A client for the member from the Cluster's endpoint and its secret; the first string says
 /// which credentials it was built from, so a changed secret gets a new client.
-async fn member_client(
+pub(super) async fn member_client(
     plane: &Client,
     cluster: &Cluster,
-    config: ClusterControllerConfig,
+    connect_timeout: Duration,
+    read_timeout: Option<Duration>,
 ) -> Result<(String, Client), Health> {
     let Some(endpoint) = cluster.spec.api_endpoint.clone().filter(|e| !e.is_empty()) else {
         return Err(Health::Misconfigured("the cluster has no spec.apiEndpoint".into()));
@@ -169,8 +170,8 @@ async fn member_client(
     let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig, &kube::config::KubeConfigOptions::default())
         .await
         .map_err(|e| Health::Misconfigured(format!("cannot use the cluster's endpoint and secret: {e}")))?;
-    cfg.connect_timeout = Some(config.probe_timeout);
-    cfg.read_timeout = Some(config.probe_timeout);
+    cfg.connect_timeout = Some(connect_timeout);
+    cfg.read_timeout = read_timeout;
     let client = Client::try_from(cfg)
         .map_err(|e| Health::Misconfigured(format!("cannot build a client for the cluster: {e}")))?;
     let identity = format!("{endpoint}|{}|{insecure}", secret.metadata.resource_version.unwrap_or_default());

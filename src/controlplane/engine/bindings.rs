@@ -1,0 +1,171 @@
+//! ResourceBindings and ClusterResourceBindings as one: the controllers treat both alike and
+//! write them through the same JSON paths.
+
+use std::sync::Arc;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::api::{Api, ApiResource, DynamicObject, PostParams};
+use kube::runtime::reflector::ObjectRef;
+use kube::{Client, ResourceExt};
+use serde_json::Value;
+
+use super::context::{BindingKey, Engine};
+use super::names;
+use crate::karmada::api::work::binding::ResourceBindingSpec;
+use crate::karmada::api::work::binding_status::ResourceBindingStatus;
+use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding};
+
+#[derive(Clone)]
+pub enum AnyBinding {
+    Namespaced(Arc<ResourceBinding>),
+    Cluster(Arc<ClusterResourceBinding>),
+}
+
+impl AnyBinding {
+    pub fn meta(&self) -> &ObjectMeta {
+        match self {
+            Self::Namespaced(b) => &b.metadata,
+            Self::Cluster(b) => &b.metadata,
+        }
+    }
+
+    pub fn spec(&self) -> &ResourceBindingSpec {
+        match self {
+            Self::Namespaced(b) => &b.spec,
+            Self::Cluster(b) => &b.spec.0,
+        }
+    }
+
+    pub fn status(&self) -> Option<&ResourceBindingStatus> {
+        match self {
+            Self::Namespaced(b) => b.status.as_ref(),
+            Self::Cluster(b) => b.status.as_ref(),
+        }
+    }
+
+    pub fn key(&self) -> BindingKey {
+        match self {
+            Self::Namespaced(b) => BindingKey { namespace: b.namespace(), name: b.name_any() },
+            Self::Cluster(b) => BindingKey { namespace: None, name: b.name_any() },
+        }
+    }
+
+    /// The binding's own permanent id, which its Works carry.
+    pub fn permanent_id(&self) -> Option<&str> {
+        self.meta().labels.as_ref()?.get(self.key().id_label()).map(String::as_str)
+    }
+
+    pub fn to_json(&self) -> Value {
+        match self {
+            Self::Namespaced(b) => serde_json::to_value(b.as_ref()),
+            Self::Cluster(b) => serde_json::to_value(b.as_ref()),
+        }
+        .unwrap_or(Value::Null)
+    }
+}
+
+impl BindingKey {
+    pub fn id_label(&self) -> &'static str {
+        if self.namespace.is_some() { names::RB_PERMANENT_ID_LABEL } else { names::CRB_PERMANENT_ID_LABEL }
+    }
+
+    pub fn api(&self, client: &Client) -> Api<DynamicObject> {
+        match &self.namespace {
+            Some(ns) => Api::namespaced_with(client.clone(), ns, &binding_resource(true)),
+            None => Api::all_with(client.clone(), &binding_resource(false)),
+        }
+    }
+
+    /// `ns/name` or `name`, for messages.
+    pub fn display(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{ns}/{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+pub fn binding_resource(namespaced: bool) -> ApiResource {
+    if namespaced {
+        ApiResource::erase::<ResourceBinding>(&())
+    } else {
+        ApiResource::erase::<ClusterResourceBinding>(&())
+    }
+}
+
+impl Engine {
+    pub fn binding(&self, key: &BindingKey) -> Option<AnyBinding> {
+        match &key.namespace {
+            Some(ns) => self.caches.bindings.get(&ObjectRef::new(&key.name).within(ns)).map(AnyBinding::Namespaced),
+            None => self.caches.cluster_bindings.get(&ObjectRef::new(&key.name)).map(AnyBinding::Cluster),
+        }
+    }
+
+    pub fn all_bindings(&self) -> Vec<AnyBinding> {
+        let mut all: Vec<AnyBinding> = self.caches.bindings.state().into_iter().map(AnyBinding::Namespaced).collect();
+        all.extend(self.caches.cluster_bindings.state().into_iter().map(AnyBinding::Cluster));
+        all
+    }
+}
+
+/// Reads the binding, lets `change` edit its status, and writes it back with the version it
+/// read, again on a conflict; `change` returning false means nothing to write.
+pub async fn update_status(
+    client: &Client,
+    key: &BindingKey,
+    mut change: impl FnMut(&mut ResourceBindingStatus) -> bool,
+) -> Result<(), kube::Error> {
+    let api = key.api(client);
+    for _ in 0..5 {
+        let Some(mut obj) = api.get_opt(&key.name).await? else {
+            return Ok(());
+        };
+        let mut status: ResourceBindingStatus =
+            obj.data.get("status").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default();
+        if !change(&mut status) {
+            return Ok(());
+        }
+        obj.data["status"] = serde_json::to_value(&status).unwrap_or(Value::Null);
+        match api.replace_status(&key.name, &PostParams::default(), &obj).await {
+            Ok(_) => return Ok(()),
+            Err(kube::Error::Api(e)) if e.code == 409 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Sets (or adds) the condition of `type_`; false when it already said the same.
+pub fn set_condition(
+    conditions: &mut Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
+    type_: &str,
+    ok: bool,
+    reason: &str,
+    message: &str,
+    generation: Option<i64>,
+) -> bool {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
+    let status = if ok { "True" } else { "False" };
+    if let Some(c) = conditions.iter_mut().find(|c| c.type_ == type_) {
+        if c.status == status && c.reason == reason && c.message == message {
+            return false;
+        }
+        if c.status != status {
+            c.last_transition_time = Time(jiff::Timestamp::now());
+        }
+        c.status = status.into();
+        c.reason = reason.into();
+        c.message = message.into();
+        c.observed_generation = generation;
+        return true;
+    }
+    conditions.push(Condition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: reason.into(),
+        message: message.into(),
+        last_transition_time: Time(jiff::Timestamp::now()),
+        observed_generation: generation,
+    });
+    true
+}

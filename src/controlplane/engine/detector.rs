@@ -1,0 +1,396 @@
+//! The resource detector: matches each resource template with the propagation policy that
+//! claims it, marks the template as claimed, and keeps its ResourceBinding (or
+//! ClusterResourceBinding) in step with the policy and the template's replicas.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use kube::api::{Api, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
+use kube::discovery::pinned_kind;
+use kube::runtime::watcher;
+use kube::{Resource, ResourceExt};
+use serde_json::{Value, json};
+
+use super::bindings::AnyBinding;
+use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
+use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
+use super::names;
+use super::workload;
+use crate::controlplane::apiserver::object::new_uid;
+use crate::karmada::api::policy::propagation::PropagationSpec;
+use crate::karmada::api::work::binding::{ObjectReference, ResourceBindingSpec};
+
+/// The claiming policy of a template.
+#[derive(Clone)]
+struct Claim {
+    /// `None` for a ClusterPropagationPolicy.
+    namespace: Option<String>,
+    name: String,
+    uid: String,
+    permanent_id: Option<String>,
+    spec: PropagationSpec,
+}
+
+/// Parses `apiVersion` into a kind's identity.
+pub fn gvk_of(api_version: &str, kind: &str) -> GroupVersionKind {
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    GroupVersionKind::gvk(group, version, kind)
+}
+
+/// Every kind some propagation policy selects.
+fn selected_kinds(engine: &Engine) -> HashSet<GroupVersionKind> {
+    let mut kinds = HashSet::new();
+    for p in engine.caches.propagation_policies.state() {
+        kinds.extend(p.spec.resource_selectors.iter().map(|s| gvk_of(&s.api_version, &s.kind)));
+    }
+    for p in engine.caches.cluster_propagation_policies.state() {
+        kinds.extend(p.spec.0.resource_selectors.iter().map(|s| gvk_of(&s.api_version, &s.kind)));
+    }
+    kinds
+}
+
+/// A policy changed: start following any newly selected kind and look at every template of
+/// the selected kinds again.
+pub fn on_policy_change(engine: &Arc<Engine>) {
+    for gvk in selected_kinds(engine) {
+        match engine.template_source(&gvk) {
+            Some(source) => {
+                for t in source.store.state() {
+                    engine.queues.detect.add(template_key(&gvk, &t));
+                }
+            }
+            None => start_following(engine, gvk),
+        }
+    }
+}
+
+pub fn template_key(gvk: &GroupVersionKind, obj: &DynamicObject) -> TemplateKey {
+    TemplateKey { gvk: gvk.clone(), namespace: obj.namespace(), name: obj.name_any() }
+}
+
+/// The binding a template's changes concern.
+pub fn binding_key_of(key: &TemplateKey) -> BindingKey {
+    BindingKey { namespace: key.namespace.clone(), name: names::binding_name(&key.gvk.kind, &key.name) }
+}
+
+/// Starts a watcher on the templates of `gvk` (once); unknown kinds are retried, as a CRD may
+/// be created after the policy that selects its resources.
+pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
+    if !engine.starting.lock().unwrap_or_else(|e| e.into_inner()).insert(gvk.clone()) {
+        return;
+    }
+    let engine2 = engine.clone();
+    engine.spawn(tokio::spawn(async move {
+        let engine = engine2;
+        let mut delay = std::time::Duration::from_millis(200);
+        let (resource, caps) = loop {
+            match pinned_kind(&engine.client, &gvk).await {
+                Ok(found) => break found,
+                Err(e) => {
+                    tracing::debug!(kind = ?gvk, error = %e, "detector: kind not served yet");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(std::time::Duration::from_secs(10));
+                }
+            }
+        };
+        let namespaced = caps.scope == kube::discovery::Scope::Namespaced;
+        let api: Api<DynamicObject> = Api::all_with(engine.client.clone(), &resource);
+        let weak = Arc::downgrade(&engine);
+        let kind = gvk.clone();
+        let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, _| {
+            if let Some(engine) = weak.upgrade() {
+                let key = template_key(&kind, obj);
+                engine.queues.render.add(binding_key_of(&key));
+                engine.queues.detect.add(key);
+            }
+        });
+        engine.spawn(task);
+        engine
+            .templates
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(gvk.clone(), TemplateSource { resource, namespaced, store });
+    }));
+}
+
+pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), kube::Error> {
+    let Some(template) = engine.template(key) else {
+        return Ok(());
+    };
+    if template.meta().deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    if key.namespace.as_deref().is_some_and(names::is_reserved_namespace) || key.gvk.group.ends_with("karmada.io") {
+        return Ok(());
+    }
+    let Some(claim) = find_claim(engine, key, &template) else {
+        return Ok(());
+    };
+    let Some(policy_id) = claim.permanent_id.clone() else {
+        return label_policy(engine, &claim).await;
+    };
+    claim_template(engine, key, &template, &claim, &policy_id).await?;
+    ensure_binding(engine, key, &template, &claim, &policy_id).await
+}
+
+fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject) -> Option<Claim> {
+    let empty = BTreeMap::new();
+    let api_version = key.gvk.api_version();
+    let identity = TemplateIdentity {
+        api_version: &api_version,
+        kind: &key.gvk.kind,
+        namespace: key.namespace.as_deref(),
+        name: &key.name,
+        labels: template.metadata.labels.as_ref().unwrap_or(&empty),
+    };
+    let annotations = template.metadata.annotations.clone().unwrap_or_default();
+    if let Some(ns) = &key.namespace {
+        let mut candidates = vec![];
+        for p in engine.caches.propagation_policies.state() {
+            if p.namespace().as_deref() != Some(ns) || p.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            if let Some(ip) = policy_priority(&p.spec.resource_selectors, &identity) {
+                candidates.push(Candidate {
+                    explicit_priority: p.spec.priority.unwrap_or(0),
+                    implicit_priority: ip,
+                    name: p.name_any(),
+                    policy: claim_of(Some(ns.clone()), &p.metadata, &p.spec, names::PP_PERMANENT_ID_LABEL),
+                });
+            }
+        }
+        // A template keeps the policy that claimed it while that still matches.
+        let claimed = annotations.get(names::PP_NAME_ANNOTATION);
+        if let Some(c) = candidates.iter().find(|c| Some(&c.name) == claimed) {
+            return Some(c.policy.clone());
+        }
+        if let Some(c) = best(candidates) {
+            return Some(c.policy);
+        }
+    }
+    let mut candidates = vec![];
+    for p in engine.caches.cluster_propagation_policies.state() {
+        if p.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        if let Some(ip) = policy_priority(&p.spec.0.resource_selectors, &identity) {
+            candidates.push(Candidate {
+                explicit_priority: p.spec.0.priority.unwrap_or(0),
+                implicit_priority: ip,
+                name: p.name_any(),
+                policy: claim_of(None, &p.metadata, &p.spec.0, names::CPP_PERMANENT_ID_LABEL),
+            });
+        }
+    }
+    let claimed = annotations.get(names::CPP_NAME_ANNOTATION);
+    if let Some(c) = candidates.iter().find(|c| Some(&c.name) == claimed) {
+        return Some(c.policy.clone());
+    }
+    best(candidates).map(|c| c.policy)
+}
+
+fn claim_of(
+    namespace: Option<String>,
+    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    spec: &PropagationSpec,
+    id_label: &str,
+) -> Claim {
+    Claim {
+        namespace,
+        name: meta.name.clone().unwrap_or_default(),
+        uid: meta.uid.clone().unwrap_or_default(),
+        permanent_id: meta.labels.as_ref().and_then(|l| l.get(id_label)).cloned(),
+        spec: spec.clone(),
+    }
+}
+
+/// Gives a policy its permanent id; the policy's change event brings the template back.
+async fn label_policy(engine: &Engine, claim: &Claim) -> Result<(), kube::Error> {
+    let (label, resource) = match &claim.namespace {
+        Some(_) => (names::PP_PERMANENT_ID_LABEL, ApiResourceOf::Pp),
+        None => (names::CPP_PERMANENT_ID_LABEL, ApiResourceOf::Cpp),
+    };
+    let api = resource.api(engine, claim.namespace.as_deref());
+    // The uid makes the patch fail if the policy was replaced by another of the same name.
+    let merge = json!({"metadata": {"uid": claim.uid, "labels": {label: new_uid()}}});
+    api.patch(&claim.name, &PatchParams::default(), &Patch::Merge(&merge)).await?;
+    Ok(())
+}
+
+enum ApiResourceOf {
+    Pp,
+    Cpp,
+}
+
+impl ApiResourceOf {
+    fn api(&self, engine: &Engine, namespace: Option<&str>) -> Api<DynamicObject> {
+        use crate::karmada::api::policy::{ClusterPropagationPolicy, PropagationPolicy};
+        match (self, namespace) {
+            (Self::Pp, Some(ns)) => Api::namespaced_with(
+                engine.client.clone(),
+                ns,
+                &kube::api::ApiResource::erase::<PropagationPolicy>(&()),
+            ),
+            _ => Api::all_with(engine.client.clone(), &kube::api::ApiResource::erase::<ClusterPropagationPolicy>(&())),
+        }
+    }
+}
+
+/// Marks the template with the claiming policy's id and name, as upstream's detector does.
+async fn claim_template(
+    engine: &Engine,
+    key: &TemplateKey,
+    template: &DynamicObject,
+    claim: &Claim,
+    policy_id: &str,
+) -> Result<(), kube::Error> {
+    let labels = template.metadata.labels.clone().unwrap_or_default();
+    let annotations = template.metadata.annotations.clone().unwrap_or_default();
+    let (id_label, wanted_annotations): (&str, Vec<(&str, &str)>) = match &claim.namespace {
+        Some(ns) => (
+            names::PP_PERMANENT_ID_LABEL,
+            vec![(names::PP_NAME_ANNOTATION, claim.name.as_str()), (names::PP_NAMESPACE_ANNOTATION, ns.as_str())],
+        ),
+        None => (names::CPP_PERMANENT_ID_LABEL, vec![(names::CPP_NAME_ANNOTATION, claim.name.as_str())]),
+    };
+    let ok = labels.get(id_label).map(String::as_str) == Some(policy_id)
+        && wanted_annotations.iter().all(|(k, v)| annotations.get(*k).map(String::as_str) == Some(*v));
+    if ok {
+        return Ok(());
+    }
+    let source = engine.template_source(&key.gvk).ok_or_else(|| not_served(&key.gvk))?;
+    let api: Api<DynamicObject> = match &key.namespace {
+        Some(ns) => Api::namespaced_with(engine.client.clone(), ns, &source.resource),
+        None => Api::all_with(engine.client.clone(), &source.resource),
+    };
+    let annotations: serde_json::Map<String, Value> =
+        wanted_annotations.into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    let patch = json!({"metadata": {
+        "uid": template.metadata.uid,
+        "labels": {id_label: policy_id},
+        "annotations": annotations,
+    }});
+    api.patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
+    Ok(())
+}
+
+fn not_served(gvk: &GroupVersionKind) -> kube::Error {
+    kube::Error::Discovery(kube::error::DiscoveryError::MissingKind(gvk.kind.clone()))
+}
+
+/// Creates or updates the binding from the template and its policy; the scheduler's fields
+/// (`clusters`) and the binding's own id are kept.
+async fn ensure_binding(
+    engine: &Engine,
+    key: &TemplateKey,
+    template: &DynamicObject,
+    claim: &Claim,
+    policy_id: &str,
+) -> Result<(), kube::Error> {
+    let binding_key = binding_key_of(key);
+    let template_json = serde_json::to_value(template).unwrap_or(Value::Null);
+    let (replicas, requirements) = workload::replicas_and_requirements(&template_json);
+    let template_uid = template.metadata.uid.clone().unwrap_or_default();
+    let existing = engine.binding(&binding_key);
+    if let Some(b) = &existing {
+        let owner_uid = b.meta().owner_references.as_ref().and_then(|o| o.first()).map(|o| o.uid.clone());
+        if owner_uid.as_deref() != Some(template_uid.as_str()) {
+            // A binding of an earlier template with this name; the garbage collector removes
+            // it, and its deletion brings the template back here.
+            return Ok(());
+        }
+    }
+    let spec = ResourceBindingSpec {
+        resource: ObjectReference {
+            api_version: key.gvk.api_version(),
+            kind: key.gvk.kind.clone(),
+            namespace: key.namespace.clone(),
+            name: key.name.clone(),
+            uid: Some(template_uid.clone()),
+            resource_version: None,
+        },
+        propagate_deps: claim.spec.propagate_deps,
+        replica_requirements: requirements,
+        replicas: (replicas > 0).then_some(replicas),
+        clusters: existing.as_ref().and_then(|b| b.spec().clusters.clone()),
+        placement: claim.spec.placement.clone(),
+        scheduler_name: claim.spec.scheduler_name.clone(),
+        failover: claim.spec.failover.clone(),
+        conflict_resolution: claim.spec.conflict_resolution,
+        suspension: claim.spec.suspension.clone().map(Into::into),
+        preserve_resources_on_deletion: claim.spec.preserve_resources_on_deletion,
+        ..existing.as_ref().map(|b| b.spec().clone()).unwrap_or_default()
+    };
+    let (policy_label, mut annotations) = match &claim.namespace {
+        Some(ns) => (
+            names::PP_PERMANENT_ID_LABEL,
+            BTreeMap::from([
+                (names::PP_NAME_ANNOTATION.to_string(), claim.name.clone()),
+                (names::PP_NAMESPACE_ANNOTATION.to_string(), ns.clone()),
+            ]),
+        ),
+        None => (
+            names::CPP_PERMANENT_ID_LABEL,
+            BTreeMap::from([(names::CPP_NAME_ANNOTATION.to_string(), claim.name.clone())]),
+        ),
+    };
+    let api = binding_key.api(&engine.client);
+    match existing {
+        Some(b) => {
+            let labels = b.meta().labels.clone().unwrap_or_default();
+            let same_policy = labels.get(policy_label).map(String::as_str) == Some(policy_id);
+            if *b.spec() == spec && same_policy {
+                return Ok(());
+            }
+            let mut obj = b.to_json();
+            obj["spec"] = serde_json::to_value(&spec).unwrap_or(Value::Null);
+            obj["metadata"]["labels"][policy_label] = json!(policy_id);
+            let existing_annotations = b.meta().annotations.clone().unwrap_or_default();
+            annotations.extend(existing_annotations);
+            obj["metadata"]["annotations"] = json!(annotations);
+            let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
+            api.replace(&binding_key.name, &PostParams::default(), &obj).await?;
+        }
+        None => {
+            let owner = json!({
+                "apiVersion": key.gvk.api_version(),
+                "kind": key.gvk.kind,
+                "name": key.name,
+                "uid": template_uid,
+                "controller": true,
+                "blockOwnerDeletion": true,
+            });
+            let resource = super::bindings::binding_resource(binding_key.namespace.is_some());
+            let obj = json!({
+                "apiVersion": resource.api_version,
+                "kind": resource.kind,
+                "metadata": {
+                    "name": binding_key.name,
+                    "namespace": binding_key.namespace,
+                    "labels": {policy_label: policy_id, binding_key.id_label(): new_uid()},
+                    "annotations": annotations,
+                    "ownerReferences": [owner],
+                    "finalizers": [names::BINDING_FINALIZER],
+                },
+                "spec": spec,
+            });
+            let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
+            match api.create(&PostParams::default(), &obj).await {
+                Ok(_) => {}
+                Err(kube::Error::Api(e)) if e.code == 409 => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Bindings whose template is of a kind nobody follows yet (after a restart, or a binding made
+/// by hand) still need their template's kind followed.
+pub fn follow_binding_kinds(engine: &Arc<Engine>, binding: &AnyBinding) {
+    let r = &binding.spec().resource;
+    let gvk = gvk_of(&r.api_version, &r.kind);
+    if engine.template_source(&gvk).is_none() {
+        start_following(engine, gvk);
+    }
+}

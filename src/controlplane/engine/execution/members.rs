@@ -1,0 +1,152 @@
+//! Clients for Push members, kept per cluster while its endpoint and credentials stay the
+//! same, and watchers on the objects the engine applied there, whose changes flow back into
+//! the Works' status.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::runtime::watcher;
+use kube::{Client, ResourceExt};
+use tokio::task::JoinHandle;
+
+use crate::controlplane::engine::context::{Engine, WorkKey, follow_dynamic};
+use crate::controlplane::engine::names;
+use crate::karmada::api::cluster::Cluster;
+
+/// How long a member client is used before its credentials are read again.
+const CREDENTIALS_TTL: Duration = Duration::from_secs(60);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+struct Member {
+    /// The Cluster's uid and generation the client was made for.
+    spec_key: (String, Option<i64>),
+    identity: String,
+    checked: Instant,
+    client: Client,
+    watched: HashMap<GroupVersionKind, (ApiResource, Store<DynamicObject>, JoinHandle<()>)>,
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        for (_, (_, _, task)) in self.watched.drain() {
+            task.abort();
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Members {
+    members: Mutex<HashMap<String, Member>>,
+    /// Resources by kind, from the plane's discovery (the plane serves every kind it
+    /// propagates).
+    resources: Mutex<HashMap<GroupVersionKind, (ApiResource, bool)>>,
+}
+
+impl Members {
+    pub async fn client(&self, engine: &Engine, cluster: &Cluster) -> Result<Client, String> {
+        let name = cluster.name_any();
+        let spec_key = (cluster.uid().unwrap_or_default(), cluster.metadata.generation);
+        {
+            let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(m) = members.get(&name)
+                && m.spec_key == spec_key
+                && m.checked.elapsed() < CREDENTIALS_TTL
+            {
+                return Ok(m.client.clone());
+            }
+        }
+        let (identity, client) =
+            crate::controlplane::controllers::cluster::member_client(&engine.client, cluster, CONNECT_TIMEOUT).await?;
+        let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        match members.get_mut(&name) {
+            Some(m) if m.identity == identity && m.spec_key == spec_key => {
+                m.checked = Instant::now();
+                Ok(m.client.clone())
+            }
+            _ => {
+                members.insert(
+                    name,
+                    Member {
+                        spec_key,
+                        identity,
+                        checked: Instant::now(),
+                        client: client.clone(),
+                        watched: HashMap::new(),
+                    },
+                );
+                Ok(client)
+            }
+        }
+    }
+
+    /// Forgets a cluster that went away.
+    pub fn forget(&self, cluster: &str) {
+        self.members.lock().unwrap_or_else(|e| e.into_inner()).remove(cluster);
+    }
+
+    /// The plane's resource for a kind, and whether it is namespaced.
+    pub async fn resource(&self, engine: &Engine, gvk: &GroupVersionKind) -> Result<(ApiResource, bool), String> {
+        if let Some(r) = self.resources.lock().unwrap_or_else(|e| e.into_inner()).get(gvk) {
+            return Ok(r.clone());
+        }
+        let (resource, caps) = kube::discovery::pinned_kind(&engine.client, gvk)
+            .await
+            .map_err(|e| format!("the kind {} is not served: {e}", gvk.kind))?;
+        let found = (resource, caps.scope == kube::discovery::Scope::Namespaced);
+        self.resources.lock().unwrap_or_else(|e| e.into_inner()).insert(gvk.clone(), found.clone());
+        Ok(found)
+    }
+
+    /// Starts following the objects of `gvk` that Karmada manages in `cluster` (once per
+    /// client).
+    pub fn watch(&self, engine: &Arc<Engine>, cluster: &str, gvk: &GroupVersionKind, resource: &ApiResource) {
+        let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(member) = members.get_mut(cluster) else {
+            return;
+        };
+        if member.watched.contains_key(gvk) {
+            return;
+        }
+        let api: Api<DynamicObject> = Api::all_with(member.client.clone(), resource);
+        let config = watcher::Config::default().labels(&format!("{}=true", names::MANAGED_LABEL));
+        let weak = Arc::downgrade(engine);
+        let (store, task) = follow_dynamic(api, resource.clone(), config, move |obj, deleted| {
+            let Some(engine) = weak.upgrade() else {
+                return;
+            };
+            let a = obj.annotations();
+            if let (Some(ns), Some(name)) =
+                (a.get(names::WORK_NAMESPACE_ANNOTATION), a.get(names::WORK_NAME_ANNOTATION))
+            {
+                let key = WorkKey { namespace: ns.clone(), name: name.clone() };
+                if deleted {
+                    // Someone removed Karmada's copy in the member: it is applied again.
+                    engine.applied.forget(&key);
+                    engine.queues.execute.add(key.clone());
+                }
+                engine.queues.reflect.add(key);
+            }
+        });
+        member.watched.insert(gvk.clone(), (resource.clone(), store, task));
+    }
+
+    /// A managed object as the member's watcher last saw it; `None` when not followed yet.
+    pub fn observed(
+        &self,
+        cluster: &str,
+        gvk: &GroupVersionKind,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<Option<Arc<DynamicObject>>> {
+        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        let (resource, store, _) = members.get(cluster)?.watched.get(gvk)?;
+        let mut r = ObjectRef::new_with(name, resource.clone());
+        if let Some(ns) = namespace {
+            r = r.within(ns);
+        }
+        Some(store.get(&r))
+    }
+}

@@ -1,0 +1,240 @@
+//! The execution controller for Push members: applies each Work's manifests to its cluster
+//! with server-side apply, refuses to take over objects Karmada does not manage unless the
+//! conflict resolution says Overwrite, reports the outcome in the Work's `Applied` condition,
+//! and removes what it applied when the Work goes.
+
+pub mod members;
+pub mod reflect;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use kube::api::{Api, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use kube::runtime::reflector::ObjectRef;
+use kube::{Client, ResourceExt};
+use serde_json::{Value, json};
+
+use super::bindings::set_condition;
+use super::context::{Engine, WorkKey};
+use super::detector::gvk_of;
+use super::names;
+use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
+use crate::karmada::api::work::Work;
+
+/// What was last applied for each Work, so that the Work's own status updates do not apply
+/// it again.
+#[derive(Default)]
+pub struct Applied {
+    done: Mutex<HashMap<WorkKey, (String, Option<i64>)>>,
+}
+
+impl Applied {
+    /// The member copy changed behind the engine's back (deleted): apply again.
+    pub fn forget(&self, key: &WorkKey) {
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+}
+
+impl Engine {
+    pub fn work(&self, key: &WorkKey) -> Option<Arc<Work>> {
+        self.caches.works.get(&ObjectRef::new(&key.name).within(&key.namespace))
+    }
+}
+
+pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String> {
+    let Some(work) = engine.work(key) else {
+        engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+        return Ok(());
+    };
+    let Some(cluster_name) = names::cluster_of_execution_space(&key.namespace) else {
+        return Ok(());
+    };
+    let cluster = engine.caches.clusters.get(&ObjectRef::new(cluster_name));
+    if work.metadata.deletion_timestamp.is_some() {
+        return delete(engine, key, &work, cluster.as_deref()).await;
+    }
+    let Some(cluster) = cluster else {
+        return Ok(());
+    };
+    if cluster.spec.sync_mode != ClusterSyncMode::Push || cluster.metadata.deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    if work.spec.suspend_dispatching == Some(true) {
+        return Ok(());
+    }
+    let stamp = (work.uid().unwrap_or_default(), work.metadata.generation);
+    let already = engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).get(key).is_some_and(|s| *s == stamp);
+    if already {
+        return Ok(());
+    }
+    let client = match engine.members.client(engine, &cluster).await {
+        Ok(c) => c,
+        Err(e) => {
+            write_applied(engine, key, &work, Err(format!("cannot reach cluster {cluster_name}: {e}"))).await;
+            return Err(e);
+        }
+    };
+    let work_id = work.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned().unwrap_or_default();
+    let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
+    let mut outcome = Ok(());
+    for manifest in &manifests {
+        let gvk =
+            gvk_of(manifest["apiVersion"].as_str().unwrap_or_default(), manifest["kind"].as_str().unwrap_or_default());
+        let resource = match engine.members.resource(engine, &gvk).await {
+            Ok(r) => r,
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        };
+        engine.members.watch(engine, cluster_name, &gvk, &resource.0);
+        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name).await {
+            outcome = Err(e);
+            break;
+        }
+    }
+    let result = outcome.clone();
+    write_applied(engine, key, &work, outcome).await;
+    engine.queues.reflect.add(key.clone());
+    if result.is_ok() {
+        engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), stamp);
+    }
+    result
+}
+
+fn member_api(
+    client: &Client,
+    resource: &(kube::api::ApiResource, bool),
+    namespace: Option<&str>,
+) -> Api<DynamicObject> {
+    match (resource.1, namespace) {
+        (true, Some(ns)) => Api::namespaced_with(client.clone(), ns, &resource.0),
+        (true, None) => Api::default_namespaced_with(client.clone(), &resource.0),
+        (false, _) => Api::all_with(client.clone(), &resource.0),
+    }
+}
+
+/// Whether a member object carries this Work's id, the proof that Karmada put it there.
+fn owned_by(obj: &DynamicObject, work_id: &str) -> bool {
+    !work_id.is_empty() && obj.labels().get(names::WORK_PERMANENT_ID_LABEL).map(String::as_str) == Some(work_id)
+}
+
+async fn apply_one(
+    client: &Client,
+    resource: &(kube::api::ApiResource, bool),
+    manifest: &Value,
+    work_id: &str,
+    cluster: &str,
+) -> Result<(), String> {
+    let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
+    let namespace = manifest["metadata"]["namespace"].as_str();
+    let kind = manifest["kind"].as_str().unwrap_or_default();
+    let api = member_api(client, resource, namespace);
+    let existing = api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?;
+    if let Some(obj) = &existing
+        && !owned_by(obj, work_id)
+        && obj.labels().get(names::MANAGED_LABEL).map(String::as_str) != Some("true")
+    {
+        let resolution =
+            manifest["metadata"]["annotations"][names::CONFLICT_RESOLUTION_ANNOTATION].as_str().unwrap_or("abort");
+        if resolution != "overwrite" {
+            let at = namespace.map(|ns| format!("{ns}/{name}")).unwrap_or_else(|| name.to_string());
+            return Err(format!(
+                "the resource (kind={kind}, {at}) already exists in cluster {cluster} and is not managed by Karmada; \
+                 set conflictResolution: Overwrite in the policy (or the annotation {}: overwrite) to take it over",
+                names::CONFLICT_RESOLUTION_ANNOTATION
+            ));
+        }
+    }
+    let params = PatchParams::apply(names::EXECUTION_FIELD_MANAGER).force();
+    match api.patch(name, &params, &Patch::Apply(manifest)).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) => Err(format!("applying {kind} {name}: {}", e.message)),
+        Err(e) => Err(format!("applying {kind} {name}: {e}")),
+    }
+}
+
+async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Result<(), String>) {
+    let mut conditions = work.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
+    let changed = match &outcome {
+        Ok(()) => set_condition(
+            &mut conditions,
+            "Applied",
+            true,
+            "AppliedSuccessful",
+            "Manifest has been successfully applied",
+            work.metadata.generation,
+        ),
+        Err(e) => set_condition(&mut conditions, "Applied", false, "AppliedFailed", e, work.metadata.generation),
+    };
+    if !changed {
+        return;
+    }
+    let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
+    let patch = json!({"status": {"conditions": conditions}});
+    if let Err(e) = api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+        tracing::debug!(work = %key.name, error = %e, "could not write the Work's Applied condition");
+    }
+}
+
+/// A Work is going: remove from the member what this Work put there (unless it preserves
+/// resources), then release the Work. A cluster that is gone, being removed or not ready
+/// cannot be cleaned, and does not hold the Work.
+async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Option<&Cluster>) -> Result<(), String> {
+    let finalizers = work.metadata.finalizers.clone().unwrap_or_default();
+    let Some(index) = finalizers.iter().position(|f| f == names::EXECUTION_FINALIZER) else {
+        return Ok(());
+    };
+    let reachable = cluster.is_some_and(|c| {
+        c.metadata.deletion_timestamp.is_none() && c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)
+    });
+    if let (Some(cluster), true) = (cluster, reachable)
+        && work.spec.preserve_resources_on_deletion != Some(true)
+    {
+        let client = engine.members.client(engine, cluster).await?;
+        let work_id = work.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned().unwrap_or_default();
+        for manifest in work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default() {
+            let gvk: GroupVersionKind = gvk_of(
+                manifest["apiVersion"].as_str().unwrap_or_default(),
+                manifest["kind"].as_str().unwrap_or_default(),
+            );
+            let resource = engine.members.resource(engine, &gvk).await?;
+            let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
+            let api = member_api(&client, &resource, manifest["metadata"]["namespace"].as_str());
+            let Some(obj) = api.get_opt(name).await.map_err(|e| e.to_string())? else {
+                continue;
+            };
+            if !owned_by(&obj, &work_id) {
+                continue;
+            }
+            let params = DeleteParams {
+                preconditions: obj.uid().map(|uid| kube::api::Preconditions { uid: Some(uid), resource_version: None }),
+                ..DeleteParams::background()
+            };
+            match api.delete(name, &params).await {
+                Ok(_) => {}
+                Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => {}
+                Err(e) => return Err(format!("deleting {} {name}: {e}", gvk.kind)),
+            }
+        }
+    }
+    let patch = json!([
+        {"op": "test", "path": format!("/metadata/finalizers/{index}"), "value": names::EXECUTION_FINALIZER},
+        {"op": "remove", "path": format!("/metadata/finalizers/{index}")},
+    ]);
+    let patch: json_patch::Patch = serde_json::from_value(patch).map_err(|e| e.to_string())?;
+    let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
+    match api.patch(&key.name, &PatchParams::default(), &Patch::<()>::Json(patch)).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+pub fn is_ready(cluster: &Cluster) -> bool {
+    cluster
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}

@@ -1,0 +1,95 @@
+//! The scheduling controller: runs the scheduler for a binding whose placement, replicas or
+//! fleet changed, and writes the chosen clusters to `spec.clusters` and the outcome to the
+//! `Scheduled` condition (with an Event on failure, worded as upstream's).
+
+use std::sync::Arc;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use kube::api::{Patch, PatchParams};
+use serde_json::json;
+
+use super::bindings::{self, set_condition};
+use super::context::{BindingKey, Engine};
+use super::events;
+use super::scheduler::{self, ScheduleInput};
+use crate::karmada::api::cluster::Cluster;
+
+pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
+    let Some(binding) = engine.binding(key) else {
+        return Ok(());
+    };
+    if binding.meta().deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    let spec = binding.spec();
+    let Some(placement) = spec.placement.as_ref() else {
+        return Ok(());
+    };
+    if spec.suspension.as_ref().and_then(|s| s.scheduling).unwrap_or(false) {
+        return Ok(());
+    }
+    let clusters: Vec<Cluster> = engine.caches.clusters.state().iter().map(|c| (**c).clone()).collect();
+    let previous = spec.clusters.clone().unwrap_or_default();
+    let input = ScheduleInput {
+        placement,
+        replicas: spec.replicas.unwrap_or(0),
+        replica_requirements: spec.replica_requirements.as_ref(),
+        clusters: &clusters,
+        previous: &previous,
+    };
+    let generation = binding.meta().generation;
+    match scheduler::schedule(&input) {
+        Ok(result) => {
+            let mut generation = generation;
+            if result.clusters != previous {
+                let patch = json!({
+                    "metadata": {"resourceVersion": binding.meta().resource_version},
+                    "spec": {"clusters": result.clusters},
+                });
+                let written =
+                    key.api(&engine.client).patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
+                generation = written.metadata.generation;
+            }
+            let affinity = result.observed_affinity_name.clone();
+            bindings::update_status(&engine.client, key, |status| {
+                let mut conditions = status.conditions.take().unwrap_or_default();
+                let mut changed = set_condition(
+                    &mut conditions,
+                    "Scheduled",
+                    true,
+                    "Success",
+                    "Binding has been scheduled successfully.",
+                    generation,
+                );
+                status.conditions = Some(conditions);
+                if status.scheduler_observed_generation != generation {
+                    status.scheduler_observed_generation = generation;
+                    status.last_scheduled_time = Some(Time(jiff::Timestamp::now()));
+                    changed = true;
+                }
+                if status.scheduler_observing_affinity_name != affinity {
+                    status.scheduler_observing_affinity_name = affinity.clone();
+                    changed = true;
+                }
+                changed
+            })
+            .await?;
+        }
+        Err(e) => {
+            let mut first = false;
+            bindings::update_status(&engine.client, key, |status| {
+                let mut conditions = status.conditions.take().unwrap_or_default();
+                let changed =
+                    set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, generation);
+                status.conditions = Some(conditions);
+                first = changed;
+                changed
+            })
+            .await?;
+            if first {
+                events::warn_binding(engine, &binding, "ScheduleBindingFailed", &e.message).await;
+            }
+        }
+    }
+    Ok(())
+}
