@@ -8,6 +8,7 @@
 //! * `detector`: templates × propagation policies → ResourceBindings.
 //! * `scheduling` (with the pure `scheduler`): bindings → target clusters and replicas.
 //! * `render` (with the pure `overrides`): bindings → one Work per target cluster.
+//! * `dependencies`: `propagateDeps` → attached bindings for what a workload refers to.
 //! * `namespaces`: every plane namespace → a Work per cluster.
 //! * `execution`: Works → objects in Push members, and their status back into the Works.
 //! * `aggregate`: Works' status → the binding's and the template's status.
@@ -15,6 +16,7 @@
 pub mod aggregate;
 pub mod bindings;
 pub mod context;
+pub mod dependencies;
 pub mod detector;
 pub mod events;
 pub mod execution;

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine, TemplateKey, WorkKey};
+use super::dependencies;
 use super::detector::gvk_of;
 use super::names;
 use super::overrides::{self, OverrideSource};
@@ -32,6 +33,9 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     };
     let works = works_of(engine, key, &id);
     if binding.meta().deletion_timestamp.is_some() {
+        if binding.spec().propagate_deps == Some(true) {
+            dependencies::reconcile(engine, key, Some(&binding), None).await?;
+        }
         return finish_deletion(engine, key, &binding, works).await;
     }
     let r = &binding.spec().resource;
@@ -99,6 +103,9 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         if !wanted.contains(&ns) && w.metadata.deletion_timestamp.is_none() {
             delete_work(engine, &ns, &w.name_any(), w.metadata.uid.clone()).await?;
         }
+    }
+    if binding.spec().propagate_deps.is_some() {
+        dependencies::reconcile(engine, key, Some(&binding), Some(&template)).await?;
     }
     if !failures.is_empty() {
         tracing::warn!(binding = %key.display(), failures = ?failures, "overrides could not be applied");

@@ -10,6 +10,7 @@
 mod lifecycle;
 mod probe;
 mod status;
+mod taints;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -36,10 +36,20 @@ pub async fn run(client: Client, config: ClusterControllerConfig, name: String) 
             }
         };
         let found = observe(&client, &cluster, config, &mut member, &mut enablements).await;
-        if let Some(patch) = status_patch(&cluster, &found, &mut debounce, config)
-            && let Err(e) = clusters.patch_status(&name, &PatchParams::default(), &Patch::Merge(&patch)).await
+        let current = match status_patch(&cluster, &found, &mut debounce, config) {
+            Some(patch) => match clusters.patch_status(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::debug!(cluster = %name, error = %e, "cluster status: writing the status failed");
+                    None
+                }
+            },
+            None => Some(cluster),
+        };
+        if let Some(c) = current
+            && let Err(e) = super::taints::reconcile(&clusters, &c).await
         {
-            tracing::debug!(cluster = %name, error = %e, "cluster status: writing the status failed");
+            tracing::debug!(cluster = %name, error = %e, "cluster status: updating the condition taints failed");
         }
         tokio::time::sleep(config.status_update_frequency).await;
     }

@@ -1,0 +1,381 @@
+//! The reconcile engine end to end, as the seed scenarios walk through it: a `local up`
+//! playground (the embedded plane and three simulated members, joined in Push mode), real
+//! kubectl applying templates and policies to the plane, and the member clusters' own API
+//! servers checked for what arrived.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::Run;
+use serde_json::Value;
+
+/// How long the fleet may take to converge before a test gives up and shows what it saw.
+const CONVERGE: Duration = Duration::from_secs(60);
+
+struct Fleet {
+    home: tempfile::TempDir,
+    dir: PathBuf,
+    kubeconfig: PathBuf,
+    kubectl: PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Fleet {
+    fn up(members: usize) -> Fleet {
+        let home = tempfile::tempdir().expect("temp dir");
+        let dir = home.path().join("playground");
+        let mut cmd = common::karmadactl(home.path());
+        let n = members.to_string();
+        cmd.args(["local", "up", "--members", &n, "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
+        let run = common::run(cmd);
+        assert_eq!(run.code, 0, "local up failed:\n{}\n{}", run.stdout, run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).expect("local up prints JSON");
+        let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
+        Fleet { home, dir, kubeconfig, kubectl: common::kubectl_binary("1.33"), cache: tempfile::tempdir().unwrap() }
+    }
+
+    fn karmadactl(&self, args: &[&str]) -> Run {
+        let mut cmd = common::karmadactl(self.home.path());
+        cmd.env("KUBECONFIG", &self.kubeconfig).args(args);
+        common::run(cmd)
+    }
+
+    /// kubectl in `context` (`karmada-apiserver` is the plane).
+    fn k(&self, context: &str, args: &[&str]) -> Run {
+        let mut cmd = Command::new(&self.kubectl);
+        cmd.arg("--kubeconfig").arg(&self.kubeconfig).arg("--cache-dir").arg(self.cache.path());
+        cmd.args(["--context", context]).args(args);
+        common::run(cmd)
+    }
+
+    fn k_ok(&self, context: &str, args: &[&str]) -> String {
+        let run = self.k(context, args);
+        assert_eq!(run.code, 0, "kubectl --context {context} {args:?}:\n{}\n{}", run.stdout, run.stderr);
+        run.stdout
+    }
+
+    fn plane(&self, args: &[&str]) -> String {
+        self.k_ok("karmada-apiserver", args)
+    }
+
+    fn apply(&self, manifest: &str) {
+        let file = self.home.path().join(format!("manifest-{}.yaml", next_file()));
+        std::fs::write(&file, manifest).unwrap();
+        self.plane(&["apply", "-f", file.to_str().unwrap()]);
+    }
+
+    /// An object as JSON, `None` when it does not exist.
+    fn get(&self, context: &str, args: &[&str]) -> Option<Value> {
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", "json", "--ignore-not-found"]);
+        let out = self.k_ok(context, &all);
+        (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
+    }
+
+    /// `spec.replicas` of a Deployment in a member, `None` when it is not there.
+    fn replicas(&self, member: &str, name: &str) -> Option<i64> {
+        self.get(member, &["deployment", name, "-n", "default"]).map(|d| d["spec"]["replicas"].as_i64().unwrap_or(1))
+    }
+
+    /// Polls `check` until it gives a value; fails with `what` and the last observation.
+    fn wait<T>(&self, what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
+        let start = Instant::now();
+        loop {
+            match check() {
+                Ok(v) => return v,
+                Err(last) if start.elapsed() > CONVERGE => panic!("{what}: not reached; last seen: {last}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
+    }
+
+    /// Waits until each member holds the Deployment with the given replicas (`None`: absent).
+    fn wait_replicas(&self, name: &str, want: &[(&str, Option<i64>)]) {
+        self.wait(&format!("deployment {name} spread as {want:?}"), || {
+            let seen: Vec<(&str, Option<i64>)> = want.iter().map(|(m, _)| (*m, self.replicas(m, name))).collect();
+            if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
+        });
+    }
+}
+
+fn next_file() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+    }
+}
+
+fn deployment(name: &str, replicas: i64, labels: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: default
+  labels: {{app: {name}{labels}}}
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels: {{app: {name}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+    spec:
+      containers:
+      - name: {name}
+        image: nginx
+"
+    )
+}
+
+fn policy(name: &str, target: &str, placement: &str) -> String {
+    format!(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: {target}
+  placement:
+{placement}"
+    )
+}
+
+fn fixture(rel: &str) -> String {
+    std::fs::read_to_string(format!("../shared/fixtures/karmada/samples/{rel}")).expect("fixture")
+}
+
+#[test]
+fn names_labels_status_and_deletion() {
+    let fleet = Fleet::up(3);
+
+    // By cluster names; Duplicated (no replicaScheduling) gives each cluster every replica.
+    fleet.apply(&deployment("nginx", 1, ""));
+    fleet.apply(&policy("nginx", "nginx", "    clusterAffinity:\n      clusterNames: [member1, member2]\n"));
+    fleet.wait_replicas("nginx", &[("member1", Some(1)), ("member2", Some(1)), ("member3", None)]);
+
+    // The template is claimed, bound and scheduled as upstream records it.
+    let template = fleet.get("karmada-apiserver", &["deployment", "nginx"]).unwrap();
+    assert!(template["metadata"]["labels"]["propagationpolicy.karmada.io/permanent-id"].is_string());
+    assert_eq!(template["metadata"]["annotations"]["propagationpolicy.karmada.io/name"], "nginx");
+    let rb = fleet.get("karmada-apiserver", &["resourcebinding", "nginx-deployment"]).unwrap();
+    let targets: Vec<&str> =
+        rb["spec"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(targets, ["member1", "member2"]);
+    let work = fleet.get("karmada-apiserver", &["work", "nginx-687f7fb96f", "-n", "karmada-es-member1"]).unwrap();
+    assert_eq!(work["spec"]["workload"]["manifests"][0]["kind"], "Deployment");
+    let member = fleet.get("member1", &["deployment", "nginx"]).unwrap();
+    assert_eq!(member["metadata"]["labels"]["karmada.io/managed"], "true");
+
+    // The plane shows the fleet: READY 2/1, summed from both members.
+    fleet.wait("template READY 2/1", || {
+        let out = fleet.plane(&["get", "deployment", "nginx", "--no-headers"]);
+        if out.split_whitespace().nth(1) == Some("2/1") { Ok(()) } else { Err(out) }
+    });
+    let rb = fleet.get("karmada-apiserver", &["resourcebinding", "nginx-deployment"]).unwrap();
+    let conditions = rb["status"]["conditions"].as_array().unwrap();
+    for t in ["Scheduled", "FullyApplied"] {
+        assert!(conditions.iter().any(|c| c["type"] == t && c["status"] == "True"), "{t} in {conditions:?}");
+    }
+
+    // By cluster labels, set with kubectl.
+    fleet.plane(&["label", "cluster", "member3", "env=prod"]);
+    fleet.apply(&deployment("web", 2, ""));
+    fleet.apply(&policy(
+        "web",
+        "web",
+        "    clusterAffinity:\n      labelSelector:\n        matchLabels: {env: prod}\n",
+    ));
+    fleet.wait_replicas("web", &[("member1", None), ("member2", None), ("member3", Some(2))]);
+
+    // propagateDeps: the ConfigMap the workload refers to follows it, and only there.
+    fleet.plane(&["create", "configmap", "app-config", "--from-literal=mode=fleet"]);
+    fleet.apply(&deployment("app", 1, "").replace(
+        "        image: nginx\n",
+        "        image: nginx\n        envFrom: [{configMapRef: {name: app-config}}]\n",
+    ));
+    fleet.apply(&format!(
+        "{}  propagateDeps: true\n",
+        policy("app", "app", "    clusterAffinity:\n      clusterNames: [member2]\n")
+    ));
+    fleet.wait("app-config in member2", || {
+        let cm = fleet.get("member2", &["configmap", "app-config"]);
+        match cm {
+            Some(cm) if cm["data"]["mode"] == "fleet" => Ok(()),
+            other => Err(format!("{other:?}")),
+        }
+    });
+    assert_eq!(fleet.replicas("member2", "app"), Some(1));
+    assert!(fleet.get("member1", &["configmap", "app-config"]).is_none());
+
+    // A template change reaches the members.
+    fleet.plane(&["set", "image", "deployment/nginx", "nginx=nginx:1.27"]);
+    fleet.wait("new image in member2", || {
+        let d = fleet.get("member2", &["deployment", "nginx"]).unwrap();
+        let image = d["spec"]["template"]["spec"]["containers"][0]["image"].clone();
+        if image == "nginx:1.27" { Ok(()) } else { Err(image.to_string()) }
+    });
+
+    // Deleting the template removes it from every member, and its binding and Works go too.
+    fleet.plane(&["delete", "deployment", "nginx"]);
+    fleet.wait_replicas("nginx", &[("member1", None), ("member2", None), ("member3", None)]);
+    fleet.wait("binding and works gone", || {
+        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "nginx-deployment"]);
+        let works = fleet.plane(&["get", "works", "-A", "--no-headers"]);
+        if rb.is_none() && !works.contains("nginx-") { Ok(()) } else { Err(works) }
+    });
+    // The other workload is untouched.
+    assert_eq!(fleet.replicas("member3", "web"), Some(2));
+}
+
+#[test]
+fn divided_weights_and_rebalancing_when_a_member_leaves() {
+    let fleet = Fleet::up(3);
+    let weighted = |weights: &[(&str, i64)]| {
+        let mut p = String::from(
+            "    clusterAffinity:\n      clusterNames: [member1, member2, member3]\n    replicaScheduling:\n      replicaSchedulingType: Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        staticWeightList:\n",
+        );
+        for (c, w) in weights {
+            p.push_str(&format!("        - targetCluster: {{clusterNames: [{c}]}}\n          weight: {w}\n"));
+        }
+        p
+    };
+    // Static weights 2:1 on 6 replicas: 4 and 2 (member3 has no weight).
+    fleet.apply(&deployment("nginx", 6, ""));
+    fleet.apply(&policy("nginx", "nginx", &weighted(&[("member1", 2), ("member2", 1)])));
+    fleet.wait_replicas("nginx", &[("member1", Some(4)), ("member2", Some(2)), ("member3", None)]);
+
+    // Scaling the template divides the new count.
+    fleet.plane(&["scale", "deployment", "nginx", "--replicas", "9"]);
+    fleet.wait_replicas("nginx", &[("member1", Some(6)), ("member2", Some(3)), ("member3", None)]);
+    fleet.wait("template READY 9/9", || {
+        let out = fleet.plane(&["get", "deployment", "nginx", "--no-headers"]);
+        if out.split_whitespace().nth(1) == Some("9/9") { Ok(()) } else { Err(out) }
+    });
+
+    // Equal weights over three members; when one leaves, its replicas move to the others.
+    fleet.apply(&deployment("spread", 6, ""));
+    fleet.apply(&policy("spread", "spread", &weighted(&[("member1", 1), ("member2", 1), ("member3", 1)])));
+    fleet.wait_replicas("spread", &[("member1", Some(2)), ("member2", Some(2)), ("member3", Some(2))]);
+    let unjoin = fleet.karmadactl(&[
+        "unjoin",
+        "member3",
+        "--cluster-kubeconfig",
+        fleet.kubeconfig.to_str().unwrap(),
+        "--cluster-context",
+        "member3",
+    ]);
+    assert_eq!(unjoin.code, 0, "unjoin:\n{}\n{}", unjoin.stdout, unjoin.stderr);
+    fleet.wait_replicas("spread", &[("member1", Some(3)), ("member2", Some(3))]);
+}
+
+#[test]
+fn overrides_taints_and_the_guestbook_crd() {
+    let fleet = Fleet::up(3);
+
+    // The nginx sample: Divided 1:1 over member1 and member2, with label and annotation overrides.
+    fleet.apply(&fixture("nginx/deployment.yaml"));
+    fleet.apply(&fixture("nginx/propagationpolicy.yaml"));
+    fleet.apply(&fixture("nginx/overridepolicy.yaml"));
+    fleet.wait_replicas("nginx", &[("member1", Some(1)), ("member2", Some(1)), ("member3", None)]);
+    fleet.wait("overrides applied per cluster", || {
+        let m1 = fleet.get("member1", &["deployment", "nginx"]).unwrap();
+        let m2 = fleet.get("member2", &["deployment", "nginx"]).unwrap();
+        let ok = m1["metadata"]["annotations"]["env"] == "skoala-stage"
+            && m2["metadata"]["labels"]["env"] == "skoala-dev"
+            && m1["metadata"]["labels"].get("env").is_none();
+        if ok { Ok(()) } else { Err(format!("{} / {}", m1["metadata"], m2["metadata"])) }
+    });
+
+    // An image tag override for one cluster only, by ClusterOverridePolicy.
+    fleet.apply(&deployment("tagged", 1, ""));
+    fleet.apply(&policy("tagged", "tagged", "    clusterAffinity:\n      clusterNames: [member1, member2]\n"));
+    fleet.apply(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata:
+  name: tag-member2
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: tagged
+  overrideRules:
+  - targetCluster: {clusterNames: [member2]}
+    overriders:
+      imageOverrider:
+      - component: Tag
+        operator: replace
+        value: '1.25'
+",
+    );
+    fleet.wait("image tag overridden on member2 only", || {
+        let image = |m: &str| {
+            fleet
+                .get(m, &["deployment", "tagged"])
+                .map(|d| d["spec"]["template"]["spec"]["containers"][0]["image"].clone())
+        };
+        let (a, b) = (image("member1"), image("member2"));
+        if a == Some("nginx".into()) && b == Some("nginx:1.25".into()) { Ok(()) } else { Err(format!("{a:?} {b:?}")) }
+    });
+
+    // A NoSchedule taint keeps new placements away unless tolerated; what runs stays.
+    fleet.plane(&[
+        "patch",
+        "cluster",
+        "member2",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"taints":[{"key":"cluster.karmada.io/unschedulable","effect":"NoSchedule"}]}}"#,
+    ]);
+    let all = "    clusterAffinity:\n      clusterNames: [member1, member2, member3]\n";
+    fleet.apply(&deployment("avoid", 1, ""));
+    fleet.apply(&policy("avoid", "avoid", all));
+    fleet.apply(&deployment("tolerate", 1, ""));
+    fleet.apply(&policy(
+        "tolerate",
+        "tolerate",
+        &format!("{all}    clusterTolerations:\n    - {{key: cluster.karmada.io/unschedulable, operator: Exists, effect: NoSchedule}}\n"),
+    ));
+    fleet.wait_replicas("avoid", &[("member1", Some(1)), ("member2", None), ("member3", Some(1))]);
+    fleet.wait_replicas("tolerate", &[("member1", Some(1)), ("member2", Some(1)), ("member3", Some(1))]);
+    assert_eq!(fleet.replicas("member2", "tagged"), Some(1), "a cordoned cluster keeps what runs there");
+
+    // The guestbook sample: the CRD goes to member1 by a ClusterPropagationPolicy, then a
+    // Guestbook by a PropagationPolicy, with the sample's plaintext override.
+    fleet.apply(&fixture("guestbook/guestbooks-crd.yaml"));
+    fleet.apply(&fixture("guestbook/guestbooks-clusterpropagationpolicy.yaml"));
+    fleet.wait("guestbook CRD in member1", || {
+        fleet.get("member1", &["crd", "guestbooks.webapp.my.domain"]).map(|_| ()).ok_or_else(|| "absent".into())
+    });
+    fleet.apply(&fixture("guestbook/guestbook.yaml").replace("metadata:\n", "metadata:\n  namespace: default\n"));
+    fleet.apply(
+        &fixture("guestbook/guestbooks-propagationpolicy.yaml")
+            .replace("metadata:\n", "metadata:\n  namespace: default\n"),
+    );
+    fleet.apply(
+        &fixture("guestbook/guestbooks-overridepolicy.yaml")
+            .replace("metadata:\n", "metadata:\n  namespace: default\n"),
+    );
+    fleet.wait("guestbook in member1 with size 4", || {
+        let g = fleet.get("member1", &["guestbook", "guestbook-sample"]);
+        match g {
+            Some(g) if g["spec"]["size"] == 4 => Ok(()),
+            other => Err(format!("{other:?}")),
+        }
+    });
+    assert!(fleet.get("member2", &["crd", "guestbooks.webapp.my.domain"]).is_none());
+}
