@@ -1,6 +1,27 @@
 //! Placement: picks the member clusters for one binding and divides its replicas among them,
 //! as upstream's karmada-scheduler does, but as a pure function of its inputs so that the same
 //! binding and the same fleet always give the same answer.
+//!
+//! * `filter`: which clusters may hold the binding, and the FitError message when none may.
+//! * `spread`: which of those are chosen under `spreadConstraints`.
+//! * `estimate`: how many replicas a cluster can still take, from its resource summary.
+//! * `divide`: how the replicas are shared out among the chosen clusters.
+//!
+//! Where upstream differs, and why:
+//! * Upstream breaks ties among equally weighted clusters at random; here by name.
+//! * An untolerated NoExecute taint removes a cluster the binding already uses: upstream's
+//!   scheduler keeps it and its taint manager evicts later; this plane has no taint manager.
+//! * `clusterAffinities` are always tried from the first term: the binding's observed affinity
+//!   name is not an input, so a binding returns to its preferred term as soon as it fits.
+//! * The APIEnablement and ClusterEviction filters are not applied: their inputs (the
+//!   resource's kind, the binding's eviction tasks) are not in [`ScheduleInput`]. Workload
+//!   affinity, overflow affinities,
+//!   multi-component replicas, the scheduler-estimator, resource models and the Fresh
+//!   reassignment mode (`rescheduleTriggeredAt`) are not implemented.
+//! * Spreading works by any field or label, not only by cluster and region as upstream's does,
+//!   and groups are taken best-first rather than searched as combinations (see `spread`).
+//! * A dynamic scale-down shrinks only clusters that are still candidates (upstream also
+//!   weighs clusters that no longer pass the filters).
 
 mod divide;
 mod estimate;

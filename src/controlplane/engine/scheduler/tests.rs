@@ -543,6 +543,22 @@ fn spread_by_cluster_swaps_in_roomier_clusters_when_capacity_matters() {
 }
 
 #[test]
+fn spread_by_provider_and_zone_group_by_those_fields() {
+    let p = placement(json!({"spreadConstraints": [
+        {"spreadByField": "provider", "minGroups": 2, "maxGroups": 2},
+        {"spreadByField": "cluster", "minGroups": 2, "maxGroups": 2}
+    ]}));
+    // aws (room 10) and gcp (7): the best of each.
+    assert_eq!(split(run_with(&p, 1, Some(&one_cpu()), &regions(), &[])), expect(&[("a", 1), ("c", 1)]));
+    let p = placement(json!({"spreadConstraints": [
+        {"spreadByField": "zone", "minGroups": 3, "maxGroups": 3},
+        {"spreadByField": "cluster", "minGroups": 3, "maxGroups": 3}
+    ]}));
+    // z1 (8), z3 (6), z2 (2); z4 (1) is left out.
+    assert_eq!(split(run_with(&p, 1, Some(&one_cpu()), &regions(), &[])), expect(&[("a", 1), ("b", 1), ("c", 1)]));
+}
+
+#[test]
 fn spread_by_label_groups_by_label_value() {
     let clusters = vec![
         cpus(labeled(cluster("a"), &[("team", "x")]), "1"),
