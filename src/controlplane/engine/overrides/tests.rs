@@ -203,3 +203,51 @@ fn a_failing_overrider_names_the_policy_and_changes_nothing() {
     let err = apply(&mut m, &cluster("member1", json!({})), &[cop("cluster-bad", &bad)], &[]).unwrap_err();
     assert_eq!(err.policy, "cluster-bad");
 }
+
+/// An upstream example policy, from the shared fixtures.
+fn example(path: &str) -> OverrideSpec {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/karmada").join(path);
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let doc: Value = serde_saphyr::from_str(&text).unwrap();
+    spec(doc["spec"].clone())
+}
+
+#[test]
+fn upstream_examples() {
+    let image = example("artifacts/example/overridepolicy_image.yaml");
+    let mut m = deployment();
+    let applied =
+        apply(&mut m, &cluster("member1", json!({"location": "us"})), &[], &[ns("example-override", &image)]).unwrap();
+    assert_eq!(m["spec"]["template"]["spec"]["containers"][0]["image"], "fictional.registry.us/nginx:1.19");
+    assert_eq!(
+        applied.namespaced.as_deref(),
+        Some(concat!(
+            r#"[{"policyName":"example-override","overriders":{"imageOverrider":"#,
+            r#"[{"component":"Registry","operator":"replace","value":"fictional.registry.us"}]}}]"#
+        ))
+    );
+
+    // Selected by name (its label selector is ignored); the annotation is added and removed again.
+    let plaintext = example("artifacts/example/example-override.yaml");
+    let mut m = deployment();
+    let region = json!({"failuredomain.kubernetes.io/region": "dc1"});
+    apply(&mut m, &cluster("dc-1-cluster-2", region), &[], &[ns("example-override", &plaintext)]).unwrap();
+    assert_eq!(m["spec"]["template"]["spec"]["containers"][0]["image"], "dc-1.registry.io/nginx:1.17.0-alpine");
+    assert_eq!(m["metadata"]["annotations"], json!({}));
+
+    let labels = example("samples/nginx/overridepolicy.yaml");
+    let mut m = deployment();
+    m["metadata"]["labels"]["for"] = json!("x");
+    apply(&mut m, &cluster("member2", json!({})), &[], &[ns("nginx-op", &labels)]).unwrap();
+    assert_eq!(m["metadata"]["labels"], json!({"app": "nginx", "env": "skoala-dev", "env-stat": "skoala-stage"}));
+    assert!(m["metadata"].get("annotations").is_none());
+
+    let cluster_policy = example("artifacts/example/clusteroverridepolicy.yaml");
+    let mut m = deployment();
+    m["spec"]["replicas"] = json!(4);
+    let applied =
+        apply(&mut m, &cluster("member1", json!({})), &[cop("example-cluster-override", &cluster_policy)], &[])
+            .unwrap();
+    assert_eq!(m["spec"]["replicas"], 1);
+    assert!(applied.cluster.is_some() && applied.namespaced.is_none());
+}
