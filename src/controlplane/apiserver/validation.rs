@@ -1,13 +1,16 @@
 //! Object validation before storage, in kube-apiserver's order: the body must decode into its
 //! kind (400), strict field validation refuses unknown and duplicate fields (400), then metadata
 //! rules and the kind's own checks (or the CRD's schema) must pass (422 Invalid). Unknown
-//! fields are dropped otherwise, with a warning under `fieldValidation=Warn`.
+//! fields are dropped otherwise, with a warning under `fieldValidation=Warn`. Karmada's
+//! override policies also get the checks upstream's karmada-webhook makes.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
 use crate::controlplane::apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
+use crate::controlplane::engine::overrides;
 use crate::controlplane::registry::{self, FieldError, FieldErrorKind, ResourceDef};
+use crate::karmada::api::policy::OverrideSpec;
 
 use super::admission::FieldValidation;
 use super::state::ApiState;
@@ -46,10 +49,27 @@ pub fn validate(
             }
         }
     }
+    if prepared.errors.is_empty() {
+        causes.extend(karmada_policy_causes(def, obj));
+    }
     if !causes.is_empty() {
         return Err(ApiError::invalid(&def.group, &def.kind, &name, causes));
     }
     Ok(if mode == FieldValidation::Warn { prepared.warnings() } else { Vec::new() })
+}
+
+/// The checks upstream's karmada-webhook makes on policies, for kinds whose schema passed.
+fn karmada_policy_causes(def: &ResourceDef, obj: &Value) -> Vec<Cause> {
+    if def.group != "policy.karmada.io" || !matches!(def.kind.as_str(), "OverridePolicy" | "ClusterOverridePolicy") {
+        return Vec::new();
+    }
+    let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
+    // The schema has already checked the shape, so a spec that still does not decode (null,
+    // absent) has nothing to check.
+    match serde_json::from_value::<OverrideSpec>(spec) {
+        Ok(spec) => overrides::validate(&spec),
+        Err(_) => Vec::new(),
+    }
 }
 
 fn name_rule(rule: registry::NameRule) -> NameRule {

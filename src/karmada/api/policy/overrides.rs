@@ -88,7 +88,7 @@ pub struct RuleWithCluster {
 }
 
 /// The changes an override rule makes. When several are set they apply in the order
-/// plaintext, image, command, args, labels, annotations, field.
+/// image, command, args, labels, annotations, field, plaintext.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Overriders {
