@@ -134,16 +134,25 @@ pub fn follow_dynamic(
     (reader, tokio::spawn(drive(stream, on)))
 }
 
+/// Calls `on` for each change. Objects of a (re)list are reported once the list is complete,
+/// because the cache only holds them from then on.
 async fn drive<K, S>(stream: S, on: impl Fn(&K, bool))
 where
     S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
 {
     let mut stream = std::pin::pin!(stream);
+    let mut listed = Vec::new();
     while let Some(event) = stream.next().await {
         match event {
-            Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => on(&o, false),
+            Ok(watcher::Event::Apply(o)) => on(&o, false),
             Ok(watcher::Event::Delete(o)) => on(&o, true),
-            Ok(watcher::Event::Init | watcher::Event::InitDone) => {}
+            Ok(watcher::Event::Init) => listed.clear(),
+            Ok(watcher::Event::InitApply(o)) => listed.push(o),
+            Ok(watcher::Event::InitDone) => {
+                for o in listed.drain(..) {
+                    on(&o, false);
+                }
+            }
             Err(e) => tracing::debug!(error = %e, "engine watch error; the watcher retries"),
         }
     }
