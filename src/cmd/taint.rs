@@ -11,7 +11,7 @@ use crate::taints::{TaintError, TaintRequest, Targets, edit, spec, write};
 /// Update the taints on one or more clusters.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  # Update cluster 'foo' with a taint with key 'dedicated' and value 'special-user' and effect 'NoSchedule'\n  # If a taint with that key and effect already exists, its value is replaced as specified\n  karmadactl taint clusters foo dedicated=special-user:NoSchedule\n\n  # Remove from cluster 'foo' the taint with key 'dedicated' and effect 'NoSchedule' if one exists\n  karmadactl taint clusters foo dedicated:NoSchedule-\n\n  # Remove from cluster 'foo' all the taints with key 'dedicated'\n  karmadactl taint clusters foo dedicated-\n\n  # Add to cluster 'foo' a taint with key 'bar' and no value\n  karmadactl taint clusters foo bar:NoSchedule"
+    after_help = "Examples:\n  # Update cluster 'foo' with a taint with key 'dedicated' and value 'special-user' and effect 'NoSchedule'\n  # If a taint with that key and effect already exists, its value is replaced as specified\n  karmadactl taint clusters foo dedicated=special-user:NoSchedule\n\n  # Remove from cluster 'foo' the taint with key 'dedicated' and effect 'NoSchedule' if one exists\n  karmadactl taint clusters foo dedicated:NoSchedule-\n\n  # Remove from cluster 'foo' all the taints with key 'dedicated'\n  karmadactl taint clusters foo dedicated-\n\n  # Add to cluster 'foo' a taint with key 'bar' and no value\n  karmadactl taint clusters foo bar:NoSchedule\n\n  # Add a taint with key 'dedicated' to every cluster labelled env=prod\n  karmadactl taint clusters -l env=prod dedicated=foo:PreferNoSchedule"
 )]
 pub struct TaintArgs {
     /// `clusters NAME... KEY=VALUE:EFFECT... [KEY:EFFECT-|KEY-]...`
