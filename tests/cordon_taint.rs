@@ -247,7 +247,7 @@ fn taint_picks_clusters_by_label_or_all_and_changes_none_when_one_refuses() {
     assert_eq!(taints(&plane, "dev1"), json!([]));
 
     // --all with a removal dev1 cannot satisfy: refused for every cluster, none changed.
-    refused(&plane, &["taint", "clusters", "--all", "gpu-"], "taint \"gpu\" not found\n");
+    refused(&plane, &["taint", "clusters", "--all", "gpu-"], "cluster/dev1: taint \"gpu\" not found\n");
     assert_eq!(taints(&plane, "prod1"), json!([gpu]));
     assert_eq!(taints(&plane, "prod2"), json!([gpu]));
 

@@ -85,7 +85,17 @@ async fn apply(args: &TaintArgs, request: &TaintRequest, ctx: &Context) -> anyho
     };
     // Every cluster is checked before any is changed: a taint that is missing on one cluster,
     // or exists without --overwrite, leaves all of them as they are.
-    let refusals: Vec<TaintError> = clusters.iter().filter_map(|c| decide(c).err()).collect();
+    let several = clusters.len() > 1;
+    let refusals: Vec<TaintError> = clusters
+        .iter()
+        .filter_map(|c| decide(c).err().map(|e| (c, e)))
+        .map(|(c, e)| match e {
+            TaintError::TaintsNotFound(_) if several => {
+                TaintError::OnCluster { cluster: c.metadata.name.clone().unwrap_or_default(), error: Box::new(e) }
+            }
+            other => other,
+        })
+        .collect();
     if let Some(err) = TaintError::all(refusals) {
         return Err(err.into());
     }

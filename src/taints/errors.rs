@@ -26,6 +26,9 @@ pub enum TaintError {
     /// The Cluster changed under every attempt to write it.
     #[error("cluster {0} kept changing while its taints were being written; gave up after {1} attempts")]
     KeptChanging(String, usize),
+    /// A refusal on one of several clusters, naming it (kubectl's messages do not).
+    #[error("cluster/{cluster}: {error}")]
+    OnCluster { cluster: String, error: Box<TaintError> },
     /// Several clusters failed; each failure is listed, kubectl's aggregate style.
     #[error("{}", aggregate(&.0.iter().map(ToString::to_string).collect::<Vec<_>>()))]
     Several(Vec<TaintError>),
@@ -67,6 +70,7 @@ impl TaintError {
             }
             Self::Rejected { .. } => return None,
             Self::KeptChanging(..) => "run the command again.".into(),
+            Self::OnCluster { error, .. } => return error.hint(),
             Self::Several(errors) => return errors.iter().find_map(Self::hint),
         })
     }
