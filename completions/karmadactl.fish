@@ -481,6 +481,7 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand uncordon" -l stder
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand uncordon" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand uncordon" -l dry-run -d 'Print what would change without changing it'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand uncordon" -s h -l help -d 'Print help'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -s l -l selector -d 'Label selector picking the clusters instead of names, e.g. -l key1=value1,key2=value2' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l kubeconfig -d 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l karmada-context -d 'The name of the kubeconfig context to use for the Karmada control plane (default: the current context)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -s v -l v -d 'Number for the log level verbosity' -r
@@ -506,6 +507,7 @@ false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l overwrite -d 'Replace a taint that already exists with the same key and effect'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l all -d 'Select all clusters'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -l dry-run -d 'Print what would change without changing it'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand taint" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s s -l operation-scope -d 'Where to look: karmada (the control plane), members (member clusters), or all' -r

@@ -93,6 +93,10 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = e.hint();
             break;
         }
+        if let Some(e) = cause.downcast_ref::<crate::taints::TaintError>() {
+            hint = e.hint();
+            break;
+        }
         if let Some(e) = cause.downcast_ref::<crate::pki::PkiError>() {
             hint = e.hint();
             break;

@@ -15,6 +15,7 @@ pub mod membership;
 pub mod output;
 pub mod pki;
 pub mod printer;
+pub mod taints;
 pub mod validation;
 pub mod wellknown;
 

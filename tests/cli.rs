@@ -322,9 +322,9 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "1m0s",
         "--dry-run",
     ]);
-    assert_parses(&["cordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
-    assert_parses(&["uncordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
-    assert_parses(&[
+    assert_parses_and_connects(&["cordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
+    assert_parses_and_connects(&["uncordon", "member1", "--dry-run", "--kubeconfig", "/k", "--karmada-context", "c"]);
+    assert_parses_and_connects(&[
         "taint",
         "clusters",
         "member1",
@@ -333,6 +333,9 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--overwrite",
         "--dry-run",
     ]);
+    assert_parses_and_connects(&["taint", "clusters", "-l", "env=prod", "k:NoExecute"]);
+    assert_parses_and_connects(&["taint", "clusters", "--selector=a!=b", "k:NoExecute-"]);
+    assert_parses_and_connects(&["taint", "clusters", "--all", "k:PreferNoSchedule"]);
     assert_parses(&[
         "get",
         "deploy",
@@ -414,7 +417,7 @@ fn flags_before_the_subcommand_are_accepted_as_upstream() {
 
 #[test]
 fn go_style_boolean_values_are_accepted() {
-    assert_parses(&["cordon", "member1", "--dry-run=true"]);
+    assert_parses_and_connects(&["cordon", "member1", "--dry-run=true"]);
     assert_parses_and_connects(&["join", "member1", "--dry-run=false"]);
 }
 

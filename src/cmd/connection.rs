@@ -72,6 +72,14 @@ impl KarmadaConnection {
         let choice = rules::factory_context(self.karmada_context.as_deref().unwrap_or_default());
         resolve(self.kubeconfig.as_deref(), &choice)
     }
+
+    /// A client for the Karmada control plane, with join's timeouts and error classification.
+    pub async fn connect(&self) -> anyhow::Result<crate::membership::Connection> {
+        use crate::membership::{Impersonation, Side};
+        let choice = rules::factory_context(self.karmada_context.as_deref().unwrap_or_default());
+        let loaded = load(self.kubeconfig.as_deref())?;
+        crate::membership::connect(Side::Karmada, &loaded, choice.as_deref(), &Impersonation::default()).await
+    }
 }
 
 impl ClusterConnection {

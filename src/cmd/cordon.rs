@@ -1,10 +1,13 @@
 //! `cordon` / `uncordon`: mark a member cluster unschedulable, or schedulable again.
 
 use clap::Args;
+use kube::Api;
 
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::karmada::api::cluster::Cluster;
+use crate::taints::{edit, write};
 
 /// Mark cluster as unschedulable.
 #[derive(Debug, Args)]
@@ -43,13 +46,46 @@ fn one_cluster(names: &[String]) -> anyhow::Result<&str> {
 }
 
 pub fn run_cordon(args: CordonArgs, ctx: &Context) -> anyhow::Result<()> {
-    one_cluster(&args.names)?;
-    args.karmada.resolve()?;
-    Err(super::not_built(ctx, "cordon"))
+    run(&args, Desired::Cordoned, ctx)
 }
 
 pub fn run_uncordon(args: UncordonArgs, ctx: &Context) -> anyhow::Result<()> {
-    one_cluster(&args.inner.names)?;
-    args.inner.karmada.resolve()?;
-    Err(super::not_built(ctx, "uncordon"))
+    run(&args.inner, Desired::Uncordoned, ctx)
+}
+
+#[derive(Clone, Copy)]
+enum Desired {
+    Cordoned,
+    Uncordoned,
+}
+
+fn run(args: &CordonArgs, desired: Desired, ctx: &Context) -> anyhow::Result<()> {
+    let name = one_cluster(&args.names)?.to_string();
+    args.karmada.resolve()?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let changed = runtime.block_on(async {
+        let plane = args.karmada.connect().await?;
+        let api: Api<Cluster> = Api::all(plane.client.clone());
+        let cluster = write::get(&api, &plane.target, &name).await?;
+        // Decided again on every attempt: if another client cordoned the cluster meanwhile,
+        // this run has nothing left to do.
+        write::write_edit(&api, &plane.target, cluster, args.dry_run, |c| {
+            let taints = write::taints_of(c);
+            let edit = match desired {
+                Desired::Cordoned => edit::cordon(taints),
+                Desired::Uncordoned => edit::uncordon(taints),
+            };
+            let changed = edit.is_some();
+            Ok((edit, changed))
+        })
+        .await
+    })?;
+    // Upstream's lines, also under --dry-run.
+    let word = match desired {
+        Desired::Cordoned => "cordoned",
+        Desired::Uncordoned => "uncordoned",
+    };
+    let already = if changed { "" } else { "already " };
+    ctx.printer.line(&format!("{name} cluster {already}{word}"))?;
+    Ok(())
 }
