@@ -63,7 +63,8 @@ fn clusters() -> Vec<Cluster> {
 /// (name, bindings/s) for each placement, and the label-reading floor in bindings/s.
 fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
     let clusters = clusters();
-    let placements: Vec<(&str, Placement)> = vec![
+    let placements: Vec<(&str, Placement)> =
+        vec![
         ("Duplicated, label selector (50 of 100)", serde_json::from_value(json!({
             "clusterAffinity": {"labelSelector": {"matchLabels": {"tier": "gold"}}}
         })).unwrap()),
@@ -81,7 +82,8 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
         let replicas = if name.starts_with("Divided") { 100 } else { 0 };
         let start = Instant::now();
         for _ in 0..SCHEDULE_CALLS {
-            let input = ScheduleInput { placement, replicas, replica_requirements: None, clusters: &clusters, previous: &[] };
+            let input =
+                ScheduleInput { placement, replicas, replica_requirements: None, clusters: &clusters, previous: &[] };
             std::hint::black_box(schedule(&input).expect("schedulable"));
         }
         out.push((*name, SCHEDULE_CALLS as f64 / start.elapsed().as_secs_f64()));

@@ -332,15 +332,11 @@ spec:
         if a == Some("nginx".into()) && b == Some("nginx:1.25".into()) { Ok(()) } else { Err(format!("{a:?} {b:?}")) }
     });
 
-    // A NoSchedule taint keeps new placements away unless tolerated; what runs stays.
-    fleet.plane(&[
-        "patch",
-        "cluster",
-        "member2",
-        "--type=merge",
-        "-p",
-        r#"{"spec":{"taints":[{"key":"cluster.karmada.io/unschedulable","effect":"NoSchedule"}]}}"#,
-    ]);
+    // Cordoning adds the NoSchedule taint: new placements stay away unless tolerated, and
+    // what already runs there stays.
+    let cordon = fleet.karmadactl(&["cordon", "member2"]);
+    assert_eq!(cordon.code, 0, "cordon:\n{}\n{}", cordon.stdout, cordon.stderr);
+    assert_eq!(cordon.stdout.trim(), "member2 cluster cordoned");
     let all = "    clusterAffinity:\n      clusterNames: [member1, member2, member3]\n";
     fleet.apply(&deployment("avoid", 1, ""));
     fleet.apply(&policy("avoid", "avoid", all));
