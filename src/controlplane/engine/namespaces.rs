@@ -27,8 +27,13 @@ pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Err
         .filter(|w| w.name_any() == work_name && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL))
         .collect();
     let ns = engine.caches.namespaces.get(&ObjectRef::new(name));
-    let wanted =
-        ns.as_ref().filter(|n| n.metadata.deletion_timestamp.is_none() && !names::is_skipped_for_namespace_sync(name));
+    // A namespace a ClusterPropagationPolicy claimed goes where that policy says, through its
+    // own binding, not to every member.
+    let wanted = ns.as_ref().filter(|n| {
+        n.metadata.deletion_timestamp.is_none()
+            && !names::is_skipped_for_namespace_sync(name)
+            && !n.labels().contains_key(names::CPP_PERMANENT_ID_LABEL)
+    });
     let Some(ns) = wanted else {
         for w in existing.iter().filter(|w| w.metadata.deletion_timestamp.is_none()) {
             let api: Api<Work> = Api::namespaced(engine.client.clone(), &w.namespace().unwrap_or_default());
