@@ -137,8 +137,7 @@ fn a_finalizer_nobody_removes_needs_force() {
     let m1 = member("member1");
     joined(&plane, "member1", &m1);
     // The plane's cluster controller adds its finalizer and the execution namespace; a Work
-    // whose execution-controller finalizer nobody removes (no execution controller runs) then
-    // holds the namespace, and so the Cluster.
+    // with a finalizer nobody removes then holds the namespace, and so the Cluster.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while get(&plane, &["namespace", "karmada-es-member1"]).is_none()
         || !get(&plane, &["cluster", "member1"])
@@ -150,7 +149,7 @@ fn a_finalizer_nobody_removes_needs_force() {
     plane.create(
         &json!({"apiVersion": "work.karmada.io/v1alpha1", "kind": "Work",
                 "metadata": {"name": "w1", "namespace": "karmada-es-member1",
-                             "finalizers": ["karmada.io/execution-controller"]},
+                             "finalizers": ["example.com/hold"]},
                 "spec": {"workload": {"manifests": []}}})
         .to_string(),
     );
@@ -172,7 +171,18 @@ fn a_finalizer_nobody_removes_needs_force() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout, "cluster.cluster.karmada.io \"member1\" deleted\n");
     assert!(get(&plane, &["cluster", "member1"]).is_none());
-    // Released, the Work and then the execution namespace go (the namespace controller).
+    // Once its holder lets go, the Work and then the execution namespace go (the namespace
+    // controller).
+    plane.kubectl_ok(&[
+        "patch",
+        "work",
+        "w1",
+        "-n",
+        "karmada-es-member1",
+        "--type=json",
+        "-p",
+        r#"[{"op":"remove","path":"/metadata/finalizers"}]"#,
+    ]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while get(&plane, &["namespace", "karmada-es-member1"]).is_some() {
         assert!(std::time::Instant::now() < deadline, "the execution namespace never went");
