@@ -266,6 +266,53 @@ fn divided_weights_and_rebalancing_when_a_member_leaves() {
         if out.split_whitespace().nth(1) == Some("9/9") { Ok(()) } else { Err(out) }
     });
 
+    // An object that already exists in a member and is not Karmada's is left alone (Abort,
+    // the default) until the policy says Overwrite; then it is adopted in place.
+    fleet.k_ok("member1", &["create", "deployment", "existing", "--image=busybox"]);
+    let uid = fleet.get("member1", &["deployment", "existing"]).unwrap()["metadata"]["uid"].clone();
+    fleet.apply(&deployment("existing", 1, ""));
+    fleet.apply(&policy("existing", "existing", "    clusterAffinity:\n      clusterNames: [member1]\n"));
+    let work = "existing-6f7b4f59bd";
+    fleet.wait("the Work refuses to take over", || {
+        let w = fleet.get("karmada-apiserver", &["work", work, "-n", "karmada-es-member1"]);
+        let applied = w
+            .as_ref()
+            .and_then(|w| w["status"]["conditions"].as_array()?.iter().find(|c| c["type"] == "Applied").cloned());
+        match applied {
+            Some(c)
+                if c["status"] == "False" && c["message"].as_str().unwrap_or("").contains("not managed by Karmada") =>
+            {
+                Ok(())
+            }
+            other => Err(format!("{other:?}")),
+        }
+    });
+    let member = fleet.get("member1", &["deployment", "existing"]).unwrap();
+    assert_eq!(member["spec"]["template"]["spec"]["containers"][0]["image"], "busybox");
+    assert!(member["metadata"]["labels"].get("karmada.io/managed").is_none());
+    fleet.plane(&[
+        "patch",
+        "pp",
+        "existing",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"conflictResolution":"Overwrite","preserveResourcesOnDeletion":true}}"#,
+    ]);
+    fleet.wait("adopted in place", || {
+        let m = fleet.get("member1", &["deployment", "existing"]).unwrap();
+        let ok = m["metadata"]["labels"]["karmada.io/managed"] == "true"
+            && m["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx";
+        if ok { Ok(()) } else { Err(m["metadata"].to_string()) }
+    });
+    assert_eq!(fleet.get("member1", &["deployment", "existing"]).unwrap()["metadata"]["uid"], uid);
+    // preserveResourcesOnDeletion: deleting the template leaves the member's copy.
+    fleet.plane(&["delete", "deployment", "existing"]);
+    fleet.wait("Work gone", || {
+        let w = fleet.get("karmada-apiserver", &["work", work, "-n", "karmada-es-member1"]);
+        if w.is_none() { Ok(()) } else { Err("still there".into()) }
+    });
+    assert_eq!(fleet.get("member1", &["deployment", "existing"]).unwrap()["metadata"]["uid"], uid);
+
     // Equal weights over three members; when one leaves, its replicas move to the others.
     fleet.apply(&deployment("spread", 6, ""));
     fleet.apply(&policy("spread", "spread", &weighted(&[("member1", 1), ("member2", 1), ("member3", 1)])));

@@ -5,11 +5,12 @@
 
 pub mod members;
 pub mod reflect;
+mod retain;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use kube::api::{Api, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use kube::api::{Api, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
@@ -131,6 +132,7 @@ async fn apply_one(
     let kind = manifest["kind"].as_str().unwrap_or_default();
     let api = member_api(client, resource, namespace);
     let existing = api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?;
+    let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));
     if let Some(obj) = &existing
         && !owned_by(obj, work_id)
         && obj.labels().get(names::MANAGED_LABEL).map(String::as_str) != Some("true")
@@ -145,6 +147,21 @@ async fn apply_one(
                 names::CONFLICT_RESOLUTION_ANNOTATION
             ));
         }
+    }
+    if let (true, Some(current)) = (adopting, existing.as_ref()) {
+        // Taking an object over makes the template its whole desired state, as upstream's
+        // update does; server-side apply would keep what other managers set (a second
+        // container, say). Later changes are applies again.
+        let mut desired = manifest.clone();
+        retain::member_fields(&mut desired, &serde_json::to_value(current).unwrap_or(Value::Null));
+        desired["metadata"]["resourceVersion"] = json!(current.metadata.resource_version);
+        let desired: DynamicObject = serde_json::from_value(desired).map_err(|e| e.to_string())?;
+        let params = PostParams { field_manager: Some(names::EXECUTION_FIELD_MANAGER.into()), ..Default::default() };
+        return match api.replace(name, &params, &desired).await {
+            Ok(_) => Ok(()),
+            Err(kube::Error::Api(e)) => Err(format!("taking over {kind} {name}: {}", e.message)),
+            Err(e) => Err(format!("taking over {kind} {name}: {e}")),
+        };
     }
     let params = PatchParams::apply(names::EXECUTION_FIELD_MANAGER).force();
     match api.patch(name, &params, &Patch::Apply(manifest)).await {
