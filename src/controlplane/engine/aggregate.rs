@@ -52,7 +52,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     let fully = !items.is_empty() && items.iter().all(|i| i.applied == Some(true));
     let generation = binding.meta().generation;
     let wanted = items.clone();
-    bindings::update_status(&engine.client, key, |status| {
+    bindings::update_status(engine, key, |status| {
         let mut changed = false;
         if status.aggregated_status.as_ref() != Some(&wanted) {
             status.aggregated_status = Some(wanted.clone());

@@ -7,6 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::api::{Api, ApiResource, DynamicObject, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
+
 use serde_json::Value;
 
 use super::context::{BindingKey, Engine};
@@ -108,17 +109,24 @@ impl Engine {
     }
 }
 
-/// Reads the binding, lets `change` edit its status, and writes it back with the version it
-/// read, again on a conflict; `change` returning false means nothing to write.
+/// Lets `change` edit the binding's status and writes it back with the version it was read
+/// at: first the engine's cached copy (no extra read in the common case), then, after a
+/// conflict, a fresh read; `change` returning false means nothing to write.
 pub async fn update_status(
-    client: &Client,
+    engine: &Engine,
     key: &BindingKey,
     mut change: impl FnMut(&mut ResourceBindingStatus) -> bool,
 ) -> Result<(), kube::Error> {
-    let api = key.api(client);
+    let api = key.api(&engine.client);
+    let cached: Option<DynamicObject> = engine.binding(key).and_then(|b| serde_json::from_value(b.to_json()).ok());
+    let mut next = cached;
     for _ in 0..5 {
-        let Some(mut obj) = api.get_opt(&key.name).await? else {
-            return Ok(());
+        let mut obj = match next.take() {
+            Some(o) => o,
+            None => match api.get_opt(&key.name).await? {
+                Some(o) => o,
+                None => return Ok(()),
+            },
         };
         let mut status: ResourceBindingStatus =
             obj.data.get("status").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default();

@@ -238,13 +238,14 @@ pub async fn run(client: Client) {
             |e| e.queues.reflect.clone(),
             |e, k| async move { execution::reflect::reconcile(&e, &k).await },
         ));
+        // The queue never hands one binding to two workers, so scheduling in parallel keeps
+        // each binding's decisions in order.
+        workers.push(worker(
+            &engine,
+            |e| e.queues.schedule.clone(),
+            |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+        ));
     }
-    // One scheduler worker keeps decisions in queue order.
-    workers.push(worker(
-        &engine,
-        |e| e.queues.schedule.clone(),
-        |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
-    ));
     workers.push(worker(
         &engine,
         |e| e.queues.namespaces.clone(),

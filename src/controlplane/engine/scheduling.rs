@@ -51,7 +51,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
                 generation = written.metadata.generation;
             }
             let affinity = result.observed_affinity_name.clone();
-            bindings::update_status(&engine.client, key, |status| {
+            bindings::update_status(engine, key, |status| {
                 let mut conditions = status.conditions.take().unwrap_or_default();
                 let mut changed = set_condition(
                     &mut conditions,
@@ -77,7 +77,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         }
         Err(e) => {
             let mut first = false;
-            bindings::update_status(&engine.client, key, |status| {
+            bindings::update_status(engine, key, |status| {
                 let mut conditions = status.conditions.take().unwrap_or_default();
                 let changed =
                     set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, generation);

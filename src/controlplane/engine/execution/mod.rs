@@ -89,7 +89,13 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
             }
         };
         engine.members.watch(engine, cluster_name, &gvk, &resource.0);
-        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name).await {
+        let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
+        let observed = engine
+            .members
+            .observed(cluster_name, &gvk, manifest["metadata"]["namespace"].as_str(), name)
+            .flatten()
+            .filter(|o| owned_by(o, &work_id));
+        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name, observed).await {
             outcome = Err(e);
             break;
         }
@@ -126,12 +132,17 @@ async fn apply_one(
     manifest: &Value,
     work_id: &str,
     cluster: &str,
+    observed: Option<Arc<DynamicObject>>,
 ) -> Result<(), String> {
     let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
     let namespace = manifest["metadata"]["namespace"].as_str();
     let kind = manifest["kind"].as_str().unwrap_or_default();
     let api = member_api(client, resource, namespace);
-    let existing = api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?;
+    // The member watcher already shows this Work's own copy: no need to read it again.
+    let existing = match observed {
+        Some(o) => Some((*o).clone()),
+        None => api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?,
+    };
     let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));
     if let Some(obj) = &existing
         && !owned_by(obj, work_id)
