@@ -6,8 +6,21 @@
 
 use serde_json::{Map, Value, json};
 
+/// Every namespace carries `kubernetes.io/metadata.name` with its own name, which clients
+/// select namespaces by; kube-apiserver sets it on every write, whatever the client sent.
+fn namespace_name_label(obj: &mut Value) {
+    let Some(name) = obj.pointer("/metadata/name").and_then(Value::as_str).map(str::to_string) else { return };
+    let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) else { return };
+    let labels = object(meta, "labels");
+    labels.insert("kubernetes.io/metadata.name".into(), json!(name));
+}
+
 /// Fills the defaults of `kind` (apps/v1 and batch/v1 workloads, core/v1 Pods) in place.
 pub fn apply(group: &str, kind: &str, obj: &mut Value) {
+    if (group, kind) == ("", "Namespace") {
+        namespace_name_label(obj);
+        return;
+    }
     let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) else { return };
     match (group, kind) {
         ("apps", "Deployment") => {
@@ -178,6 +191,17 @@ mod tests {
         let mut ds = json!({"spec": {}});
         apply("apps", "DaemonSet", &mut ds);
         assert_eq!(ds["spec"]["updateStrategy"]["rollingUpdate"]["maxUnavailable"], 1);
+    }
+
+    #[test]
+    fn namespaces_are_labelled_with_their_name_whatever_was_sent() {
+        let mut ns =
+            json!({"metadata": {"name": "demo", "labels": {"kubernetes.io/metadata.name": "other", "a": "b"}}});
+        apply("", "Namespace", &mut ns);
+        assert_eq!(ns["metadata"]["labels"], json!({"kubernetes.io/metadata.name": "demo", "a": "b"}));
+        let mut bare = json!({"metadata": {"name": "x"}});
+        apply("", "Namespace", &mut bare);
+        assert_eq!(bare["metadata"]["labels"], json!({"kubernetes.io/metadata.name": "x"}));
     }
 
     #[test]
