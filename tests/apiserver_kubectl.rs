@@ -56,6 +56,7 @@ fn create_get_label_annotate_patch_delete() {
     assert_eq!(out.trim(), "configmap/demo created");
 
     let obj = json(&plane.kubectl_ok(&["get", "configmap", "demo", "-o", "json"]));
+    assert!(obj["metadata"].get("generation").is_none(), "ConfigMaps carry no generation, as in Kubernetes");
     assert_eq!(obj["data"]["greeting"], "hello");
     assert_eq!(obj["metadata"]["labels"]["tier"], "web");
     assert!(obj["metadata"]["uid"].as_str().is_some_and(|u| u.len() == 36));

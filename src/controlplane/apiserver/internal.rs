@@ -21,7 +21,9 @@ pub async fn create_if_missing(
     let meta = object::meta_mut(&mut obj);
     meta.insert("uid".into(), Value::String(object::new_uid()));
     meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
-    meta.entry("generation").or_insert(Value::from(1));
+    if crate::controlplane::registry::builtin_tracks_generation(group, resource) {
+        meta.entry("generation").or_insert(Value::from(1));
+    }
     let key = store_access::key(group, resource, ns.as_deref(), &name);
     match state.store.create(&key, object::to_stored_bytes(&obj)).await {
         Ok(_) => Ok(true),

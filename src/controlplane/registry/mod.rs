@@ -15,7 +15,7 @@ mod version;
 pub use catalog::{ApiGroup, Registry, RegistryError};
 pub use resources::{
     NameRule, PrinterColumn, ResourceDef, Source, Subresource, VERBS_ALL, VERBS_CREATE_ONLY, VERBS_CUSTOM,
-    VERBS_NO_COLLECTION_DELETE, storage_key,
+    VERBS_NO_COLLECTION_DELETE, builtin_tracks_generation, storage_key,
 };
 pub use validation::{
     CrdValidator, FieldError, FieldErrorKind, Prepared, SchemaError, duplicate_fields, prepare, prune_unknown,

@@ -184,6 +184,35 @@ pub struct PrinterColumn {
     pub priority: i32,
 }
 
+impl ResourceDef {
+    /// Whether objects of this resource carry `metadata.generation`. kube-apiserver's
+    /// strategies set it for kinds with a spec that controllers act on (workloads, Pods,
+    /// autoscaling, policy, networking, API registration, webhooks) and for every custom
+    /// resource; plain data (ConfigMaps, Secrets, Namespaces, RBAC, Events, Leases) has none.
+    pub fn tracks_generation(&self) -> bool {
+        !matches!(self.source, Source::Builtin) || builtin_tracks_generation(&self.group, &self.plural)
+    }
+}
+
+/// [`ResourceDef::tracks_generation`] for a built-in resource.
+pub fn builtin_tracks_generation(group: &str, plural: &str) -> bool {
+    match group {
+        "" => matches!(plural, "pods" | "replicationcontrollers"),
+        "apps"
+        | "batch"
+        | "autoscaling"
+        | "policy"
+        | "networking.k8s.io"
+        | "apiextensions.k8s.io"
+        | "apiregistration.k8s.io"
+        | "admissionregistration.k8s.io"
+        | "storage.k8s.io" => {
+            !matches!(plural, "controllerrevisions" | "storageclasses" | "csinodes" | "volumeattachments")
+        }
+        other => other.ends_with("karmada.io"),
+    }
+}
+
 /// Where a resource definition comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {

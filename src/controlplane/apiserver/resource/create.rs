@@ -65,7 +65,11 @@ pub async fn create_object(
         }
         meta.insert("uid".into(), Value::String(object::new_uid()));
         meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
-        meta.insert("generation".into(), Value::from(1));
+        if def.tracks_generation() {
+            meta.insert("generation".into(), Value::from(1));
+        } else {
+            meta.remove("generation");
+        }
         for owned in ["resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] {
             meta.remove(owned);
         }

@@ -129,7 +129,7 @@ pub async fn finish(
         object::meta_mut(&mut new).insert("managedFields".into(), entries);
     }
     carry_server_fields(&current, &mut new);
-    if object::spec_changed(&current, &new) {
+    if def.tracks_generation() && object::spec_changed(&current, &new) {
         let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
