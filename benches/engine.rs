@@ -177,6 +177,24 @@ fn rss_mib(pid: u32) -> f64 {
     kib as f64 / 1024.0
 }
 
+/// CPU seconds (user + system) a process has used so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+fn member_pids(dir: &Path) -> Vec<u32> {
+    (1..=MEMBERS)
+        .filter_map(|m| std::fs::read_to_string(dir.join(format!("members/member{m}/controlplane.pid"))).ok())
+        .filter_map(|t| t.trim().parse().ok())
+        .collect()
+}
+
 /// The plane's pid, from the pid file `init --embedded` writes in the playground.
 fn plane_pid(dir: &Path) -> u32 {
     let text = std::fs::read_to_string(dir.join("karmada/controlplane.pid")).unwrap_or_default();
@@ -200,7 +218,7 @@ fn main() {
     let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().unwrap());
 
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let (low, high, direct, rss) = rt.block_on(async {
+    let (low, high, direct, rss, cpu) = rt.block_on(async {
         let plane = client(&kubeconfig, "karmada-apiserver").await;
         // One policy per member, selecting the templates labelled for it.
         let pp: Api<kube::api::DynamicObject> = Api::namespaced_with(
@@ -243,7 +261,10 @@ fn main() {
         // Warm-up: every kind followed, every member client made.
         propagate(&plane, &seen, "warm", 20.0, 20).await;
         let low = propagate(&plane, &seen, "low", 10.0, 100).await;
+        let (pp, mp) = (plane_pid(&dir), member_pids(&dir));
+        let before = (cpu_seconds(pp), mp.iter().map(|p| cpu_seconds(*p)).sum::<f64>(), Instant::now());
         let high = propagate(&plane, &seen, "high", 200.0, 1000).await;
+        let cpu = (cpu_seconds(pp) - before.0, mp.iter().map(|p| cpu_seconds(*p)).sum::<f64>() - before.1, before.2.elapsed());
         let api: Api<Deployment> = Api::namespaced(member_clients[0].clone(), "default");
         let mut direct = vec![];
         for i in 0..100 {
@@ -252,7 +273,7 @@ fn main() {
             direct.push(t.elapsed());
         }
         tokio::time::sleep(Duration::from_secs(2)).await;
-        (low, high, direct, rss_mib(plane_pid(&dir)))
+        (low, high, direct, rss_mib(plane_pid(&dir)), cpu)
     });
     drop(rt);
     run(home.path(), &["local", "down", "--force", "--data-dir", &d]);
@@ -278,6 +299,13 @@ fn main() {
     };
     row("10 templates/s", &low, "p99 ≤ 100 ms (upstream 1.3 s)");
     row("200 templates/s", &high, "—");
+    println!(
+        "| CPU while the 200/s run drained ({:.1} s wall) | plane {:.1} s, {MEMBERS} simulated members {:.1} s | 2 cores: {:.1} CPU-s available | — |",
+        cpu.2.as_secs_f64(),
+        cpu.0,
+        cpu.1,
+        2.0 * cpu.2.as_secs_f64()
+    );
     println!("| plane RSS after the run (1,120 templates, {MEMBERS} members) | {rss:.1} MiB | — | — |");
     println!("| `local up --members {MEMBERS} --nodes 1` | {} | — | — |", ms(up));
 }

@@ -110,16 +110,16 @@ impl Engine {
 }
 
 /// Lets `change` edit the binding's status and writes it back with the version it was read
-/// at: first the engine's cached copy (no extra read in the common case), then, after a
-/// conflict, a fresh read; `change` returning false means nothing to write.
+/// at: first the newest copy the engine has (its cache, or what its own last write of this
+/// binding returned, which the cache may not show yet), then, after a conflict, a fresh read;
+/// `change` returning false means nothing to write.
 pub async fn update_status(
     engine: &Engine,
     key: &BindingKey,
     mut change: impl FnMut(&mut ResourceBindingStatus) -> bool,
 ) -> Result<(), kube::Error> {
     let api = key.api(&engine.client);
-    let cached: Option<DynamicObject> = engine.binding(key).and_then(|b| serde_json::from_value(b.to_json()).ok());
-    let mut next = cached;
+    let mut next = engine.newest_binding(key);
     for _ in 0..5 {
         let mut obj = match next.take() {
             Some(o) => o,
@@ -135,12 +135,41 @@ pub async fn update_status(
         }
         obj.data["status"] = serde_json::to_value(&status).unwrap_or(Value::Null);
         match api.replace_status(&key.name, &PostParams::default(), &obj).await {
-            Ok(_) => return Ok(()),
+            Ok(written) => {
+                engine.remember_binding(key, written);
+                return Ok(());
+            }
             Err(kube::Error::Api(e)) if e.code == 409 => continue,
             Err(e) => return Err(e),
         }
     }
     Ok(())
+}
+
+fn version_of(obj: &DynamicObject) -> u64 {
+    obj.metadata.resource_version.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+impl Engine {
+    /// Records what a write of this binding returned.
+    pub fn remember_binding(&self, key: &BindingKey, written: DynamicObject) {
+        let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        if w.len() > 10_000 {
+            w.clear();
+        }
+        w.insert(key.clone(), written);
+    }
+
+    /// The newer of the cached binding and the engine's own last write of it.
+    fn newest_binding(&self, key: &BindingKey) -> Option<DynamicObject> {
+        let cached: Option<DynamicObject> = self.binding(key).and_then(|b| serde_json::from_value(b.to_json()).ok());
+        let written = self.written.lock().unwrap_or_else(|e| e.into_inner()).get(key).cloned();
+        match (cached, written) {
+            (Some(c), Some(w)) if c.metadata.uid == w.metadata.uid && version_of(&w) > version_of(&c) => Some(w),
+            (Some(c), _) => Some(c),
+            (None, _) => None,
+        }
+    }
 }
 
 /// Sets (or adds) the condition of `type_`; false when it already said the same.

@@ -79,6 +79,9 @@ pub struct Engine {
     pub starting: Mutex<std::collections::HashSet<GroupVersionKind>>,
     pub tasks: Mutex<Vec<JoinHandle<()>>>,
     pub members: super::execution::members::Members,
+    /// What the engine's own last write of each binding returned, newer than the cache for a
+    /// moment after the write.
+    pub written: Mutex<HashMap<BindingKey, DynamicObject>>,
     pub applied: super::execution::Applied,
 }
 

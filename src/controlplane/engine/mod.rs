@@ -179,6 +179,7 @@ pub async fn run(client: Client) {
         starting: Mutex::new(Default::default()),
         tasks: Mutex::new(tasks),
         members: execution::members::Members::default(),
+        written: Mutex::new(HashMap::new()),
         applied: execution::Applied::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));

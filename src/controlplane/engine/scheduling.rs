@@ -49,6 +49,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
                 let written =
                     key.api(&engine.client).patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
                 generation = written.metadata.generation;
+                engine.remember_binding(key, written);
             }
             let affinity = result.observed_affinity_name.clone();
             bindings::update_status(engine, key, |status| {
