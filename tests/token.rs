@@ -107,10 +107,8 @@ fn kubectl_with(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
 fn openssl_ca_hash(ca_pem: &str, dir: &Path) -> String {
     let ca = dir.join("ca-for-hash.crt");
     std::fs::write(&ca, ca_pem).unwrap();
-    let script = format!(
-        "openssl x509 -pubkey -noout -in '{}' | openssl pkey -pubin -outform der | sha256sum",
-        ca.display()
-    );
+    let script =
+        format!("openssl x509 -pubkey -noout -in '{}' | openssl pkey -pubin -outform der | sha256sum", ca.display());
     let out = Command::new("bash").args(["-o", "pipefail", "-c", &script]).output().expect("bash runs");
     assert!(out.status.success(), "openssl failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -173,7 +171,10 @@ fn create_writes_the_secret_the_token_authenticates_and_list_shows_it() {
     let flagged = flagged.trim().to_string();
     let (_, data) = secret(&plane, &flagged[..6]).expect("the Secret exists");
     let keys: Vec<&str> = data.keys().map(String::as_str).collect();
-    assert_eq!(keys, ["auth-extra-groups", "description", "token-id", "token-secret", "usage-bootstrap-authentication"]);
+    assert_eq!(
+        keys,
+        ["auth-extra-groups", "description", "token-id", "token-secret", "usage-bootstrap-authentication"]
+    );
     assert_eq!(data["auth-extra-groups"], "system:bootstrappers:team-a,system:bootstrappers:team-b");
     assert_eq!(data["description"], "for member1");
 
@@ -328,6 +329,25 @@ fn delete_by_id_and_full_token_and_refuses_unknown_or_malformed_ones() {
     let again = token(&plane, &["delete", &one]);
     assert_eq!(again.code, 1);
     assert!(again.stderr.contains(&format!("bootstrap-token-{}\" not found", &one[..6])), "{}", again.stderr);
+
+    // A malformed token Secret is reported on stderr and skipped; the list still succeeds.
+    plane.kubectl_ok(&[
+        "create",
+        "secret",
+        "generic",
+        "bootstrap-token-badbad",
+        "-n",
+        "kube-system",
+        "--type",
+        "bootstrap.kubernetes.io/token",
+        "--from-literal",
+        "token-id=badbad",
+    ]);
+    let listed = token(&plane, &["list"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(listed.stderr.contains("bootstrap-token-badbad"), "{}", listed.stderr);
+    let tokens: Vec<&str> = listed.stdout.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(tokens, [three.as_str()]);
 }
 
 #[test]

@@ -41,12 +41,9 @@ pub fn run(args: TokenCreateArgs, ctx: &Context) -> anyhow::Result<()> {
         create(&plane, &record).await?;
         let token = record.token.to_string();
         anyhow::Ok(match register {
-            Some((endpoint, hashes)) => crate::cmd::init::banner::register_command(
-                ctx.parent(),
-                &endpoint,
-                &token,
-                &hashes.join(","),
-            ),
+            Some((endpoint, hashes)) => {
+                crate::cmd::init::banner::register_command(ctx.parent(), &endpoint, &token, &hashes.join(","))
+            }
             None => token,
         })
     })?;

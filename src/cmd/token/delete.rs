@@ -37,8 +37,10 @@ pub fn run(args: TokenDeleteArgs, ctx: &Context) -> anyhow::Result<()> {
         }
         for (id, name, uid) in found {
             // The uid precondition deletes exactly the Secret that was looked up above.
-            let params =
-                DeleteParams { preconditions: Some(Preconditions { uid, resource_version: None }), ..Default::default() };
+            let params = DeleteParams {
+                preconditions: Some(Preconditions { uid, resource_version: None }),
+                ..Default::default()
+            };
             match api.delete(&name, &params).await {
                 Ok(_) => {}
                 Err(kube::Error::Api(status)) if status.code == 404 => {

@@ -22,9 +22,11 @@ impl TokenCommandError {
             Self::NotFound { .. } => {
                 "run 'karmadactl token list' to see the tokens; none of the given tokens was deleted.".into()
             }
-            Self::RegisterCommand { .. } => "check that the kubeconfig names the Karmada control plane's server and CA \
+            Self::RegisterCommand { .. } => {
+                "check that the kubeconfig names the Karmada control plane's server and CA \
                  (certificate-authority or certificate-authority-data)."
-                .into(),
+                    .into()
+            }
         })
     }
 }

@@ -38,7 +38,10 @@ pub fn run(args: TokenListArgs, ctx: &Context) -> anyhow::Result<()> {
         let api: Api<Secret> = Api::namespaced(plane.client.clone(), SECRET_NAMESPACE);
         let params = ListParams::default().fields(&format!("type={SECRET_TYPE}"));
         let listed = api.list(&params).await;
-        anyhow::Ok(listed.map_err(|e| classify(&plane.target, format!("listing bootstrap tokens in {SECRET_NAMESPACE}"), e))?)
+        anyhow::Ok(
+            listed
+                .map_err(|e| classify(&plane.target, format!("listing bootstrap tokens in {SECRET_NAMESPACE}"), e))?,
+        )
     })?;
     let mut tokens = Vec::new();
     for secret in &secrets.items {

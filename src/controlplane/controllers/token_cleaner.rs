@@ -25,7 +25,8 @@ const RESYNC: Duration = Duration::from_secs(15);
 /// Runs until the client's server goes away.
 pub async fn run(client: Client) {
     let secrets: Api<Secret> = Api::namespaced(client, SECRET_NAMESPACE);
-    let mut events = watcher(secrets.clone(), watcher::Config::default().fields(&format!("type={SECRET_TYPE}"))).boxed();
+    let mut events =
+        watcher(secrets.clone(), watcher::Config::default().fields(&format!("type={SECRET_TYPE}"))).boxed();
     let mut wait = Duration::ZERO;
     loop {
         tokio::select! {
@@ -94,7 +95,8 @@ mod tests {
     use super::*;
 
     fn secret(type_: &str, expiration: Option<&str>) -> Secret {
-        let data = expiration.map(|e| BTreeMap::from([(EXPIRATION_KEY.to_string(), ByteString(e.as_bytes().to_vec()))]));
+        let data =
+            expiration.map(|e| BTreeMap::from([(EXPIRATION_KEY.to_string(), ByteString(e.as_bytes().to_vec()))]));
         Secret { type_: Some(type_.into()), data, ..Default::default() }
     }
 
