@@ -39,6 +39,9 @@ pub fn run(args: TokenCreateArgs, ctx: &Context) -> anyhow::Result<()> {
             false => None,
         };
         create(&plane, &record).await?;
+        if register.is_some() && record.usages.iter().any(|u| u == "signing") {
+            wait_signed(&plane, record.token.id(), ctx).await;
+        }
         let token = record.token.to_string();
         anyhow::Ok(match register {
             Some((endpoint, hashes)) => {
@@ -63,6 +66,19 @@ async fn create(plane: &Connection, record: &TokenSecret) -> anyhow::Result<()> 
             let what = format!("creating secret {SECRET_NAMESPACE}/{}", token::secret_name(id));
             Err(classify(&plane.target, what, e).into())
         }
+    }
+}
+
+/// How long `--print-register-command` waits for the bootstrap signer.
+const SIGN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Waits until cluster-info carries the new token's signature, so the printed `register`
+/// command works at once (init does the same). A plane that does not sign in time gets a
+/// warning only: the token exists, and signing may just be slow.
+async fn wait_signed(plane: &Connection, id: &str, ctx: &Context) {
+    use crate::controlplane::embedded::client;
+    if let Err(e) = client::wait_signed(&plane.client, id, SIGN_WAIT).await {
+        ctx.printer.warn(&format!("{e}; 'register' with this token fails until the control plane signs it"));
     }
 }
 
