@@ -101,6 +101,10 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = e.hint();
             break;
         }
+        if let Some(e) = cause.downcast_ref::<crate::cmd::token::errors::TokenCommandError>() {
+            hint = e.hint();
+            break;
+        }
         if let Some(e) = cause.downcast_ref::<crate::pki::token::TokenError>() {
             hint = e.hint();
             break;

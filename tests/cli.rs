@@ -239,7 +239,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--karmada-context",
         "c",
     ]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "token",
         "create",
         "--print-register-command",
@@ -256,8 +256,8 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--karmada-context",
         "c",
     ]);
-    assert_parses(&["token", "list", "--kubeconfig", "/k", "--karmada-context", "c"]);
-    assert_parses(&["token", "delete", "abcdef", "--kubeconfig", "/k"]);
+    assert_parses_and_connects(&["token", "list", "--kubeconfig", "/k", "--karmada-context", "c"]);
+    assert_parses_and_connects(&["token", "delete", "abcdef", "--kubeconfig", "/k"]);
     assert_parses(&[
         "register",
         "10.0.0.1:5443",
@@ -409,7 +409,7 @@ fn flags_before_the_subcommand_are_accepted_as_upstream() {
         "-C",
         "member1",
     ]);
-    assert_parses(&["--kubeconfig", "/k", "token", "--karmada-context", "c", "list"]);
+    assert_parses_and_connects(&["--kubeconfig", "/k", "token", "--karmada-context", "c", "list"]);
     let out = karmadactl_run(&["--kubeconfig=/k", "--v=4", "version"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("karmadactl version: version.Info{GitVersion:\"v"));

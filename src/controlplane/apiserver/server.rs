@@ -195,6 +195,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             .await
             .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
         background.push(tokio::spawn(controllers::bootstrap_signer::run(client.clone(), cluster_info)));
+        background.push(tokio::spawn(controllers::token_cleaner::run(client.clone())));
         background.push(tokio::spawn(controllers::cluster::run(client.clone(), config.cluster_controller)));
         background.push(tokio::spawn(crate::controlplane::engine::run(client)));
     }

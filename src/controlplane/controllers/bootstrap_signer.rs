@@ -1,12 +1,11 @@
-//! kube-controller-manager's `bootstrapsigner` and `tokencleaner`, for the Karmada profile:
-//! keeps `kube-public/cluster-info` holding the plane's server URL and CA, with one detached JWS
+//! kube-controller-manager's `bootstrapsigner`, for the Karmada profile: keeps
+//! `kube-public/cluster-info` holding the plane's server URL and CA, with one detached JWS
 //! signature (`jws-kubeconfig-<token-id>`) per valid bootstrap token that allows signing, so a
-//! member running `register` can check the CA it discovers against its token. Expired bootstrap
-//! token Secrets are deleted, as the token cleaner does.
+//! member running `register` can check the CA it discovers against its token. The signature of
+//! a token that is deleted or has expired is removed; deleting expired token Secrets is the
+//! token cleaner's job (`token_cleaner.rs`).
 //!
-//! It owns exactly the `kubeconfig` key and the `jws-kubeconfig-*` keys of that one ConfigMap,
-//! and deletes only Secrets of the bootstrap-token type whose own expiration has passed
-//! (with a uid precondition, so a replacement with the same name is never touched).
+//! It owns exactly the `kubeconfig` key and the `jws-kubeconfig-*` keys of that one ConfigMap.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -14,7 +13,7 @@ use std::time::Duration;
 use base64::Engine;
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
-use kube::api::{DeleteParams, ListParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::api::{ListParams, Patch, PatchParams, PostParams};
 use kube::runtime::watcher;
 use kube::{Api, Client};
 use serde_json::json;
@@ -100,7 +99,6 @@ async fn reconcile(client: &Client, kubeconfig: &str) -> Result<(), kube::Error>
     for secret in &listed.items {
         let Ok(token) = TokenSecret::from_secret(secret) else { continue };
         if token.is_expired(now) {
-            delete_expired(&secrets, secret).await;
             continue;
         }
         if token.usages.iter().any(|u| u == "signing") {
@@ -132,18 +130,6 @@ async fn reconcile(client: &Client, kubeconfig: &str) -> Result<(), kube::Error>
     }
     let patch = json!({"data": changes});
     maps.patch(CLUSTER_INFO_NAME, &PatchParams::default(), &Patch::Merge(&patch)).await.map(|_| ())
-}
-
-async fn delete_expired(api: &Api<Secret>, secret: &Secret) {
-    let Some(name) = secret.metadata.name.as_deref() else { return };
-    let params = DeleteParams {
-        preconditions: Some(Preconditions { uid: secret.metadata.uid.clone(), resource_version: None }),
-        ..Default::default()
-    };
-    match api.delete(name, &params).await {
-        Ok(_) => tracing::info!(secret = name, "deleted expired bootstrap token"),
-        Err(e) => tracing::debug!(secret = name, error = %e, "could not delete expired bootstrap token"),
-    }
 }
 
 #[cfg(test)]

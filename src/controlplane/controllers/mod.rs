@@ -16,3 +16,4 @@ pub mod karmada_bootstrap;
 pub mod namespace;
 pub mod rbac;
 pub mod serviceaccount_token;
+pub mod token_cleaner;

@@ -2,6 +2,11 @@
 
 use clap::{Args, Subcommand};
 
+mod create;
+mod delete;
+pub mod errors;
+mod list;
+
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
@@ -75,19 +80,8 @@ pub struct TokenDeleteArgs {
 
 pub fn run(args: TokenArgs, ctx: &Context) -> anyhow::Result<()> {
     match args.command {
-        TokenCommand::Create(a) => {
-            super::parse_duration("ttl", &a.ttl)?;
-            crate::pki::token::validate_usages(&a.usages)?;
-            for group in &a.groups {
-                crate::pki::token::validate_group(group)?;
-            }
-            a.karmada.resolve()?;
-            Err(super::not_built(ctx, "token create"))
-        }
-        TokenCommand::List(a) => {
-            a.karmada.resolve()?;
-            Err(super::not_built(ctx, "token list"))
-        }
+        TokenCommand::Create(a) => create::run(a, ctx),
+        TokenCommand::List(a) => list::run(a, ctx),
         TokenCommand::Delete(a) => {
             if a.tokens.is_empty() {
                 return Err(UsageError::with_hint(
@@ -100,11 +94,12 @@ pub fn run(args: TokenArgs, ctx: &Context) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            for t in &a.tokens {
-                crate::pki::token::token_id_from_arg(t)?;
-            }
-            a.karmada.resolve()?;
-            Err(super::not_built(ctx, "token delete"))
+            delete::run(a, ctx)
         }
     }
+}
+
+/// A runtime for one command's requests.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_current_thread().enable_all().build()?)
 }
