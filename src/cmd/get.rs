@@ -2,16 +2,21 @@
 
 use clap::{ArgAction, Args};
 
+use std::time::Duration;
+
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
+use crate::error::UsageError;
+use crate::kubeconfig::rules;
+use crate::multiget;
+use crate::output::OutputFormat;
 
-/// Where `get` looks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OperationScope {
-    Karmada,
-    Members,
-    All,
-}
+/// How long reaching the control plane may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one read may take (members answer through the plane's proxy).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+pub use crate::multiget::Scope as OperationScope;
 
 fn parse_scope(s: &str) -> Result<OperationScope, String> {
     match s {
@@ -110,6 +115,73 @@ pub struct GetArgs {
 }
 
 pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
-    args.karmada.resolve()?;
-    Err(super::not_built(ctx, "get"))
+    let format = match args.output.as_deref() {
+        None => OutputFormat::Table,
+        Some(o) => o.parse::<OutputFormat>()?,
+    };
+    if args.watch || args.watch_only {
+        return Err(UsageError::with_hint(
+            "--watch is not supported by this karmadactl get",
+            "use 'kubectl get -w' against the control plane, or against a member through its context.",
+        )
+        .into());
+    }
+    if args.sort_by.is_some() || args.template.is_some() {
+        return Err(UsageError::with_hint(
+            "--sort-by and --template are not supported by this karmadactl get",
+            "use -o json and a JSON processor instead.",
+        )
+        .into());
+    }
+    let wanted = multiget::parse_resources(&args.resources).map_err(|e| {
+        UsageError::with_hint(e, format!("name a resource type, e.g. '{} get deployments -C member1'.", ctx.parent()))
+    })?;
+    if let Some(l) = args.labels.as_deref() {
+        crate::controlplane::apimachinery::LabelSelector::parse(l)
+            .map_err(|e| UsageError::new(format!("invalid label selector {l:?}: {e}")))?;
+    }
+    let resolved = args.karmada.resolve()?;
+    let namespace = args
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .or(resolved.namespace.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    let opts = multiget::Options {
+        scope: args.operation_scope,
+        clusters: args.clusters.iter().filter(|c| !c.is_empty()).cloned().collect(),
+        namespace,
+        all_namespaces: args.all_namespaces,
+        label_selector: args.labels.clone(),
+        ignore_not_found: args.ignore_not_found,
+        format,
+        no_headers: args.no_headers,
+        show_labels: args.show_labels,
+        show_kind: args.show_kind,
+        label_columns: args.label_columns.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let outcome = runtime.block_on(async {
+        let choice = rules::factory_context(args.karmada.karmada_context.as_deref().unwrap_or_default());
+        let loaded = super::connection::load(args.karmada.kubeconfig.as_deref())?;
+        let context = choice.as_deref().map(str::to_string).unwrap_or_else(|| resolved.context_name.clone());
+        let options = kube::config::KubeConfigOptions { context: Some(context), ..Default::default() };
+        let mut config = kube::Config::from_custom_kubeconfig(loaded.config().clone(), &options).await?;
+        config.connect_timeout = Some(CONNECT_TIMEOUT);
+        config.read_timeout = Some(REQUEST_TIMEOUT);
+        anyhow::Ok(multiget::run(config, &wanted, &opts).await?)
+    })?;
+    for w in &outcome.warnings {
+        ctx.printer.warn(w);
+    }
+    ctx.printer.data(&outcome.stdout)?;
+    for n in &outcome.notices {
+        ctx.printer.progress(n);
+    }
+    match outcome.errors.as_slice() {
+        [] => Ok(()),
+        [one] => Err(anyhow::anyhow!("{one}")),
+        many => Err(anyhow::anyhow!("{}", many.join("\n"))),
+    }
 }

@@ -72,7 +72,7 @@ pub async fn serve(
     let resp = client
         .send(req)
         .await
-        .map_err(|e| ApiError::service_unavailable(format!("error trying to reach cluster({name}): {e}")))?;
+        .map_err(|e| ApiError::service_unavailable(format!("error trying to reach cluster({name}): {}", chain(&e))))?;
     let (mut rparts, rbody) = resp.into_parts();
     strip_hop_by_hop(&mut rparts.headers);
     Ok(Response::from_parts(rparts, Body::new(rbody)))
@@ -106,11 +106,27 @@ async fn member_client(state: &ApiState, cluster: &Cluster, name: &str) -> Resul
     }
     // No read timeout: watches through the proxy are long.
     let (_, client) =
-        credentials::client_from_secret(cluster, &secret, CONNECT_TIMEOUT, None).await.map_err(unavailable)?;
+        credentials::client_from_secret(cluster, &secret, CONNECT_TIMEOUT, None, false).await.map_err(unavailable)?;
     if let Ok(mut cache) = state.member_clients.0.lock() {
         cache.insert(name.to_string(), (identity, client.clone()));
     }
     Ok(client)
+}
+
+/// An error with its causes (`client error (Connect): tcp connect error: Connection refused`),
+/// as the top-level text alone does not say what failed.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let next = s.to_string();
+        if !text.ends_with(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// The raw (still percent-encoded) path after `.../clusters/<name>/proxy`, with the query.

@@ -23,12 +23,14 @@ pub fn endpoint(cluster: &Cluster) -> Result<String, String> {
 }
 
 /// A client for the member; the first string says which credentials it was built from, so a
-/// changed secret gets a new client. `read_timeout` is `None` for callers that watch.
+/// changed secret gets a new client. `read_timeout` is `None` for callers that watch; `retry`
+/// turns on kube-rs's retries of 429/503/504 answers (a proxy leaves them to its caller).
 pub async fn client_from_secret(
     cluster: &Cluster,
     secret: &Secret,
     connect_timeout: Duration,
     read_timeout: Option<Duration>,
+    retry: bool,
 ) -> Result<(String, Client), String> {
     let endpoint = endpoint(cluster)?;
     let secret_name = || {
@@ -76,6 +78,7 @@ pub async fn client_from_secret(
         .map_err(|e| format!("cannot use the cluster's endpoint and secret: {e}"))?;
     cfg.connect_timeout = Some(connect_timeout);
     cfg.read_timeout = read_timeout;
+    cfg.default_retry = retry;
     let client = Client::try_from(cfg).map_err(|e| format!("cannot build a client for the cluster: {e}"))?;
     let version = secret.metadata.resource_version.clone().unwrap_or_default();
     Ok((format!("{endpoint}|{version}|{insecure}"), client))

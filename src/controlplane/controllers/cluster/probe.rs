@@ -134,7 +134,7 @@ pub(super) async fn member_client(
         }
         Err(e) => return Err(Health::Misconfigured(format!("cannot read the cluster's secret: {e}"))),
     };
-    super::credentials::client_from_secret(cluster, &secret, connect_timeout, read_timeout)
+    super::credentials::client_from_secret(cluster, &secret, connect_timeout, read_timeout, true)
         .await
         .map_err(Health::Misconfigured)
 }
