@@ -241,7 +241,8 @@ mod tests {
             "containers": [{"envFrom": [{"configMapRef": {"name": "env"}}],
                             "env": [{"valueFrom": {"secretKeyRef": {"name": "pw"}}}]}],
         }}}});
-        let found: Vec<(&str, &str)> = of_workload(&d).iter().map(|(k, n)| (*k, n.as_str())).collect();
+        let deps = of_workload(&d);
+        let found: Vec<(&str, &str)> = deps.iter().map(|(k, n)| (*k, n.as_str())).collect();
         assert_eq!(
             found,
             [
