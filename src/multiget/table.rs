@@ -175,8 +175,8 @@ mod tests {
         let t = merge(&deployments(), &sources, &shape).unwrap();
         assert_eq!(
             t.render(TableOptions::default()),
-            "NAMESPACE   NAME                    CLUSTER   READY   AGE   ADOPTION   X     LABELS\n\
-             ns1         deployment.apps/a       m         0/1     1m    N          web   app=a,tier/x=web\n"
+            "NAMESPACE   NAME                CLUSTER   READY   AGE   ADOPTION   X     LABELS\n\
+             ns1         deployment.apps/a   m         0/1     1m    N          web   app=a,tier/x=web\n"
         );
     }
 
