@@ -56,7 +56,7 @@ pub async fn fetch(client: &kube::Client, q: &Query<'_>, table: bool) -> Result<
             Ok(v) => v,
             Err(kube::Error::Api(s)) if s.code == 404 && q.ignore_not_found && !q.names.is_empty() => continue,
             Err(kube::Error::Api(s)) => return Err(s.message),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(crate::error::with_causes(&e)),
         };
         if value.get("kind").and_then(Value::as_str) == Some("Table") {
             out.tables.push(value);

@@ -64,8 +64,8 @@ pub struct Outcome {
 pub enum GetError {
     #[error("clusters don't exist: {0}")]
     UnknownClusters(String),
-    #[error("cannot list the member clusters: {0}")]
-    ListClusters(#[source] kube::Error),
+    #[error("cannot list the member clusters at {0}")]
+    ListClusters(String, #[source] kube::Error),
     #[error("cannot build a client: {0}")]
     Client(String),
 }
@@ -75,6 +75,8 @@ struct Source {
     /// `None`: the control plane.
     cluster: Option<String>,
     client: kube::Client,
+    /// Where the client points, for messages.
+    server: String,
 }
 
 impl Source {
@@ -99,10 +101,10 @@ pub async fn run(plane: kube::Config, wanted: &[Wanted], opts: &Options) -> Resu
     let plane_client = kube::Client::try_from(plane.clone()).map_err(|e| GetError::Client(e.to_string()))?;
     let mut sources = Vec::new();
     if matches!(opts.scope, Scope::Karmada | Scope::All) {
-        sources.push(Source { cluster: None, client: plane_client.clone() });
+        sources.push(Source { cluster: None, client: plane_client.clone(), server: plane.cluster_url.to_string() });
     }
     if matches!(opts.scope, Scope::Members | Scope::All) {
-        let members = members(&plane_client, &opts.clusters).await?;
+        let members = members(&plane_client, &plane.cluster_url.to_string(), &opts.clusters).await?;
         if members.is_empty() && opts.scope == Scope::Members {
             outcome.notices.push("No member Clusters found in Karmada control plane".into());
             return Ok(outcome);
@@ -141,9 +143,9 @@ pub async fn run(plane: kube::Config, wanted: &[Wanted], opts: &Options) -> Resu
 }
 
 /// The members to query: `-C` (each must exist) or every registered Cluster, sorted by name.
-async fn members(plane: &kube::Client, wanted: &[String]) -> Result<Vec<String>, GetError> {
+async fn members(plane: &kube::Client, server: &str, wanted: &[String]) -> Result<Vec<String>, GetError> {
     let api: Api<Cluster> = Api::all(plane.clone());
-    let list = api.list(&Default::default()).await.map_err(GetError::ListClusters)?;
+    let list = api.list(&Default::default()).await.map_err(|e| GetError::ListClusters(server.to_string(), e))?;
     let mut known: Vec<String> = list.items.into_iter().filter_map(|c| c.metadata.name).collect();
     known.sort();
     if wanted.is_empty() {
@@ -164,18 +166,17 @@ async fn members(plane: &kube::Client, wanted: &[String]) -> Result<Vec<String>,
 async fn member_source(plane: &kube::Config, name: &str) -> Result<Source, String> {
     let mut cfg = plane.clone();
     let base = plane.cluster_url.to_string();
-    cfg.cluster_url = format!("{}/apis/cluster.karmada.io/v1alpha1/clusters/{name}/proxy", base.trim_end_matches('/'))
-        .parse()
-        .map_err(|e| format!("{e}"))?;
+    let server = format!("{}/apis/cluster.karmada.io/v1alpha1/clusters/{name}/proxy", base.trim_end_matches('/'));
+    cfg.cluster_url = server.parse().map_err(|e| format!("{e}"))?;
     // An unreachable member answers 503 through the proxy; retrying it only delays the others.
     cfg.default_retry = false;
     let client = kube::Client::try_from(cfg).map_err(|e| e.to_string())?;
     let req = http::Request::get("/api").body(Vec::new()).map_err(|e| e.to_string())?;
     client.request::<Value>(req).await.map_err(|e| match e {
         kube::Error::Api(s) => s.message,
-        other => other.to_string(),
+        other => crate::error::with_causes(&other),
     })?;
-    Ok(Source { cluster: Some(name.to_string()), client })
+    Ok(Source { cluster: Some(name.to_string()), client, server })
 }
 
 async fn read_source(source: &Source, wanted: &[Wanted], opts: &Options, table: bool) -> SourceResult {
@@ -183,7 +184,8 @@ async fn read_source(source: &Source, wanted: &[Wanted], opts: &Options, table: 
     let served = match discovery::discover(&source.client).await {
         Ok(s) => s,
         Err(e) => {
-            result.errors.push(source.prefix(&format!("cannot read the API discovery: {e}")));
+            let e = crate::error::with_causes(&e);
+            result.errors.push(source.prefix(&format!("cannot read the API discovery of {}: {e}", source.server)));
             result.per_type = wanted.iter().map(|_| None).collect();
             return result;
         }

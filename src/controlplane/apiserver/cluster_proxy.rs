@@ -69,10 +69,12 @@ pub async fn serve(
     let req = req
         .body(kube::client::Body::from(body))
         .map_err(|e| ApiError::bad_request(format!("the request cannot be forwarded: {e}")))?;
-    let resp = client
-        .send(req)
-        .await
-        .map_err(|e| ApiError::service_unavailable(format!("error trying to reach cluster({name}): {}", chain(&e))))?;
+    let resp = client.send(req).await.map_err(|e| {
+        ApiError::service_unavailable(format!(
+            "error trying to reach cluster({name}): {}",
+            crate::error::with_causes(&e)
+        ))
+    })?;
     let (mut rparts, rbody) = resp.into_parts();
     strip_hop_by_hop(&mut rparts.headers);
     Ok(Response::from_parts(rparts, Body::new(rbody)))
@@ -111,22 +113,6 @@ async fn member_client(state: &ApiState, cluster: &Cluster, name: &str) -> Resul
         cache.insert(name.to_string(), (identity, client.clone()));
     }
     Ok(client)
-}
-
-/// An error with its causes (`client error (Connect): tcp connect error: Connection refused`),
-/// as the top-level text alone does not say what failed.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let next = s.to_string();
-        if !text.ends_with(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = s.source();
-    }
-    text
 }
 
 /// The raw (still percent-encoded) path after `.../clusters/<name>/proxy`, with the query.
