@@ -57,11 +57,11 @@ pub struct GetArgs {
     #[arg(long)]
     pub ignore_not_found: bool,
 
-    /// After listing/getting the requested object, watch for changes.
+    /// After listing/getting the requested object, watch for changes (not built yet: refused).
     #[arg(short = 'w', long)]
     pub watch: bool,
 
-    /// Watch for changes to the requested object(s), without listing/getting first.
+    /// Watch for changes to the requested object(s), without listing/getting first (not built yet: refused).
     #[arg(long)]
     pub watch_only: bool,
 
@@ -73,11 +73,11 @@ pub struct GetArgs {
     #[arg(short = 'n', long)]
     pub namespace: Option<String>,
 
-    /// Output format: wide, json, yaml, name (also go-template=, jsonpath=, custom-columns=).
+    /// Output format: wide, json, yaml or name.
     #[arg(short = 'o', long, value_name = "FORMAT")]
     pub output: Option<String>,
 
-    /// Template string or path to template file to use when -o=go-template or -o=go-template-file.
+    /// Template string or path to template file to use when -o=go-template or -o=go-template-file (not built yet: refused).
     #[arg(long)]
     pub template: Option<String>,
 
@@ -98,7 +98,7 @@ pub struct GetArgs {
     #[arg(long)]
     pub show_labels: bool,
 
-    /// If non-empty, sort list types using this field specification (a JSONPath expression).
+    /// If non-empty, sort list types using this field specification (not built yet: refused).
     #[arg(long, value_name = "JSONPATH")]
     pub sort_by: Option<String>,
 
