@@ -50,7 +50,7 @@ impl Resource {
         let name = name.to_lowercase();
         self.plural == name
             || self.singular == name
-            || self.short_names.iter().any(|s| *s == name)
+            || self.short_names.contains(&name)
             || self.kind.to_lowercase() == name
     }
 }
