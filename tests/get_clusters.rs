@@ -302,6 +302,10 @@ fn get_merges_rows_from_the_plane_and_the_members() {
             assert_eq!(l["kind"], "List");
             l["items"].as_array().unwrap().clone()
         })
+        .inspect(|i| {
+            // As kubectl, managedFields only with --show-managed-fields.
+            assert!(i["metadata"].get("managedFields").is_none(), "{i}");
+        })
         .map(|i| (i["kind"].as_str().unwrap().to_string(), i["metadata"]["name"].as_str().unwrap().to_string()))
         .collect();
     items.sort();
@@ -313,6 +317,12 @@ fn get_merges_rows_from_the_plane_and_the_members() {
             ("Deployment".to_string(), "web2".to_string())
         ]
     );
+
+    let managed =
+        pg.get_ok(&["deploy", "web1", "-s", "members", "-C", "member1", "-o", "json", "--show-managed-fields"]);
+    let web1: Value = serde_json::from_str(&managed.stdout).expect("one object");
+    assert_eq!(web1["metadata"]["name"], "web1");
+    assert!(web1["metadata"]["managedFields"].is_array(), "{web1}");
 
     // Two types: one table each, names prefixed with their kind, a blank line between.
     let two = pg.get_ok(&["deploy,cm", "-s", "members", "-C", "member1", "-l", "app=web1"]);

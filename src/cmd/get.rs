@@ -160,6 +160,7 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
         show_labels: args.show_labels,
         show_kind: args.show_kind,
         label_columns: args.label_columns.clone(),
+        show_managed_fields: args.show_managed_fields,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let outcome = runtime.block_on(async {

@@ -45,6 +45,8 @@ pub struct Options {
     pub show_labels: bool,
     pub show_kind: bool,
     pub label_columns: Vec<String>,
+    /// Keep `metadata.managedFields` in `-o json|yaml` (kubectl drops them by default).
+    pub show_managed_fields: bool,
 }
 
 /// What a run produced: data for stdout, and stderr lines.
@@ -127,7 +129,7 @@ pub async fn run(plane: kube::Config, wanted: &[Wanted], opts: &Options) -> Resu
     let found = if table {
         print_tables(&sources, &results, wanted, opts, &mut outcome.stdout)
     } else {
-        print_objects(&sources, &results, wanted, opts, &mut outcome.stdout, &mut outcome.errors)
+        print_objects(&results, wanted, opts, &mut outcome.stdout, &mut outcome.errors)
     };
     if !found && outcome.errors.is_empty() && !opts.ignore_not_found {
         let namespaced = results.iter().flat_map(|r| r.per_type.iter().flatten()).any(|(res, _)| res.namespaced);
@@ -274,7 +276,6 @@ fn print_tables(
 /// `-o json|yaml|name`: each source separately, as kubectl would print it, without marking
 /// which cluster an object came from (as upstream).
 fn print_objects(
-    sources: &[Source],
     results: &[SourceResult],
     wanted: &[Wanted],
     opts: &Options,
@@ -283,8 +284,16 @@ fn print_objects(
 ) -> bool {
     let single = wanted.len() == 1 && wanted[0].names.len() == 1;
     let mut found = false;
-    for (_source, r) in sources.iter().zip(results) {
-        let objects: Vec<Value> = r.per_type.iter().flatten().flat_map(|(_, f)| f.objects.iter().cloned()).collect();
+    for r in results {
+        let mut objects: Vec<Value> =
+            r.per_type.iter().flatten().flat_map(|(_, f)| f.objects.iter().cloned()).collect();
+        if !opts.show_managed_fields {
+            for o in &mut objects {
+                if let Some(meta) = o.get_mut("metadata").and_then(Value::as_object_mut) {
+                    meta.remove("managedFields");
+                }
+            }
+        }
         found |= !objects.is_empty();
         match opts.format {
             OutputFormat::Name => {
