@@ -546,9 +546,9 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l stderrthre
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s A -l all-namespaces -d 'List the requested objects across all namespaces'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l ignore-not-found -d 'If the requested object does not exist the command will return exit code 0'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes (not built yet: refused)'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l watch-only -d 'Watch for changes to the requested object(s), without listing/getting first (not built yet: refused)'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes (one resource type from one source)'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l watch-only -d 'Watch for changes to the requested object(s), without listing/getting first'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used (not built yet: refused)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-managed-fields -d 'If true, keep the managedFields when printing objects in JSON or YAML format'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-kind -d 'If present, list the resource type for the requested object(s)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-labels -d 'When printing, show all labels as the last column (default hide labels column)'

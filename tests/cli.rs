@@ -363,10 +363,11 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--karmada-context",
         "c",
     ]);
-    // Watching, sorting and templates parse but are refused with a sentence, before any request.
+    // Watch events, data formats with --watch, sorting and templates parse but are refused with a
+    // sentence, before any request.
     for extra in [
         &["-w", "--output-watch-events"][..],
-        &["--watch-only"],
+        &["--watch-only", "-o", "json"],
         &["--sort-by", ".metadata.name"],
         &["--template", "{{.metadata.name}}"],
     ] {
@@ -377,6 +378,8 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         assert!(out.stderr.starts_with("error: ") && out.stderr.contains("not supported"), "{args:?}: {}", out.stderr);
         assert!(!out.stderr.contains("https://127.0.0.1:"), "refused before any request: {}", out.stderr);
     }
+    // A plain watch parses and goes to the server.
+    assert_parses_and_connects(&["get", "pods", "--watch-only"]);
     assert_parses(&[
         "promote",
         "deployment",

@@ -398,3 +398,65 @@ fn a_stopped_member_is_a_warning_and_the_others_still_print() {
     assert_ne!(raw.code, 0);
     assert!(raw.stderr.contains("ServiceUnavailable"), "{}", raw.stderr);
 }
+
+/// Reads a child's stdout lines on a thread, so the test can wait for a line without blocking.
+fn lines_of(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("piped stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next line containing `needle`; fails the test if the child prints none within `limit`.
+fn wait_for_line(rx: &std::sync::mpsc::Receiver<String>, needle: &str, seen: &mut Vec<String>) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                seen.push(line.clone());
+                if line.contains(needle) {
+                    return line;
+                }
+            }
+            Err(_) => panic!("no line with {needle:?}; got {seen:?}"),
+        }
+    }
+}
+
+#[test]
+fn watch_follows_one_member_through_the_proxy() {
+    let pg = Playground::up();
+    pg.kubectl_ok(&["--context", "member1", "create", "configmap", "before", "--from-literal=a=b"]);
+    let mut cmd = common::karmadactl(pg.home.path());
+    cmd.args(["get", "configmaps", "-s", "members", "-C", "member1", "-w", "--kubeconfig"])
+        .arg(&pg.kubeconfig)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = cmd.spawn().expect("karmadactl get -w starts");
+    let rx = lines_of(&mut child);
+    let mut seen = Vec::new();
+    let header = wait_for_line(&rx, "NAME", &mut seen);
+    assert_eq!(header.split_whitespace().collect::<Vec<_>>(), ["NAME", "CLUSTER", "DATA", "AGE", "ADOPTION"]);
+    let listed = wait_for_line(&rx, "before", &mut seen);
+    assert_eq!(listed.split_whitespace().nth(1), Some("member1"));
+
+    pg.kubectl_ok(&["--context", "member1", "create", "configmap", "after", "--from-literal=a=b"]);
+    let added = wait_for_line(&rx, "after", &mut seen);
+    let cells: Vec<&str> = added.split_whitespace().collect();
+    assert_eq!((cells[0], cells[1], cells[cells.len() - 1]), ("after", "member1", "N"));
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // Several sources at once are refused, not interleaved.
+    let refused = pg.karmadactl(&["get", "configmaps", "-s", "all", "-w"]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("--watch reads one source"), "{}", refused.stderr);
+}

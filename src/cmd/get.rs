@@ -57,15 +57,15 @@ pub struct GetArgs {
     #[arg(long)]
     pub ignore_not_found: bool,
 
-    /// After listing/getting the requested object, watch for changes (not built yet: refused).
+    /// After listing/getting the requested object, watch for changes (one resource type from one source).
     #[arg(short = 'w', long)]
     pub watch: bool,
 
-    /// Watch for changes to the requested object(s), without listing/getting first (not built yet: refused).
+    /// Watch for changes to the requested object(s), without listing/getting first.
     #[arg(long)]
     pub watch_only: bool,
 
-    /// Output watch event objects when --watch or --watch-only is used.
+    /// Output watch event objects when --watch or --watch-only is used (not built yet: refused).
     #[arg(long)]
     pub output_watch_events: bool,
 
@@ -119,10 +119,11 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
         None => OutputFormat::Table,
         Some(o) => o.parse::<OutputFormat>()?,
     };
-    if args.watch || args.watch_only {
+    let watching = args.watch || args.watch_only;
+    if watching && (!format.is_table() || args.output_watch_events) {
         return Err(UsageError::with_hint(
-            "--watch is not supported by this karmadactl get",
-            "use 'kubectl get -w' against the control plane, or against a member through its context.",
+            "--watch prints tables only; -o json|yaml|name and --output-watch-events are not supported with it",
+            "drop -o, or use 'kubectl get -w -o json' against the control plane or a member's context.",
         )
         .into());
     }
@@ -171,8 +172,16 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
         let mut config = kube::Config::from_custom_kubeconfig(loaded.config().clone(), &options).await?;
         config.connect_timeout = Some(CONNECT_TIMEOUT);
         config.read_timeout = Some(REQUEST_TIMEOUT);
-        anyhow::Ok(multiget::run(config, &wanted, &opts).await?)
+        if watching {
+            multiget::watch(config, &wanted, &opts, args.watch_only, |text| {
+                let _ = ctx.printer.data(text);
+            })
+            .await?;
+            return anyhow::Ok(None);
+        }
+        anyhow::Ok(Some(multiget::run(config, &wanted, &opts).await?))
     })?;
+    let Some(outcome) = outcome else { return Ok(()) };
     for w in &outcome.warnings {
         ctx.printer.warn(w);
     }

@@ -79,7 +79,8 @@ fn with_type(mut object: Value, r: &Resource) -> Value {
     object
 }
 
-fn collection_path(r: &Resource, namespace: Option<&str>) -> String {
+/// `.../namespaces/<ns>/<plural>` or `.../<plural>`.
+pub fn collection_path(r: &Resource, namespace: Option<&str>) -> String {
     match namespace.filter(|_| r.namespaced) {
         Some(ns) => format!("{}/namespaces/{ns}/{}", r.base_path(), r.plural),
         None => format!("{}/{}", r.base_path(), r.plural),

@@ -8,6 +8,7 @@ mod discovery;
 mod fetch;
 mod request;
 mod table;
+mod watch;
 
 use futures::future::join_all;
 use kube::Api;
@@ -17,6 +18,7 @@ use crate::karmada::api::cluster::Cluster;
 use crate::output::{List, OutputFormat, TableOptions, object_name, to_format};
 
 pub use request::{Wanted, parse as parse_resources};
+pub use watch::watch;
 
 /// Where `get` looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +72,8 @@ pub enum GetError {
     ListClusters(String, #[source] kube::Error),
     #[error("cannot build a client: {0}")]
     Client(String),
+    #[error("{0}")]
+    Watch(String),
 }
 
 /// One place to read from.
