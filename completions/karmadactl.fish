@@ -514,11 +514,11 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s s -l opera
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s C -l clusters -d 'Member clusters to query, comma-separated (default: every registered cluster)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s l -l labels -d 'Label selector to filter on, e.g. -l key1=value1,key2=value2' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s n -l namespace -d 'The namespace scope for this request' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s o -l output -d 'Output format: wide, json, yaml, name (also go-template=, jsonpath=, custom-columns=)' -r
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l template -d 'Template string or path to template file to use when -o=go-template or -o=go-template-file' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s o -l output -d 'Output format: wide, json, yaml or name' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l template -d 'Template string or path to template file to use when -o=go-template or -o=go-template-file (not built yet: refused)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l allow-missing-template-keys -d 'If true, ignore any errors in templates when a field or map key is missing in the template' -r -f -a "true\t''
 false\t''"
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l sort-by -d 'If non-empty, sort list types using this field specification (a JSONPath expression)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l sort-by -d 'If non-empty, sort list types using this field specification (not built yet: refused)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s L -l label-columns -d 'Accepts a comma separated list of labels that are going to be presented as columns' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l karmada-context -d 'The name of the kubeconfig context to use for the Karmada control plane (default: the current context)' -r
@@ -546,9 +546,9 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l stderrthre
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s A -l all-namespaces -d 'List the requested objects across all namespaces'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l ignore-not-found -d 'If the requested object does not exist the command will return exit code 0'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes (one resource type from one source)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l watch-only -d 'Watch for changes to the requested object(s), without listing/getting first'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used (not built yet: refused)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-managed-fields -d 'If true, keep the managedFields when printing objects in JSON or YAML format'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-kind -d 'If present, list the resource type for the requested object(s)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand get" -l show-labels -d 'When printing, show all labels as the last column (default hide labels column)'

@@ -12,6 +12,7 @@ pub mod error;
 pub mod karmada;
 pub mod kubeconfig;
 pub mod membership;
+pub mod multiget;
 pub mod output;
 pub mod pki;
 pub mod printer;

@@ -336,7 +336,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
     assert_parses_and_connects(&["taint", "clusters", "-l", "env=prod", "k:NoExecute"]);
     assert_parses_and_connects(&["taint", "clusters", "--selector=a!=b", "k:NoExecute-"]);
     assert_parses_and_connects(&["taint", "clusters", "--all", "k:PreferNoSchedule"]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "get",
         "deploy",
         "nginx",
@@ -347,8 +347,6 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "-l",
         "app=nginx",
         "--ignore-not-found",
-        "-w",
-        "--output-watch-events",
         "-n",
         "default",
         "-o",
@@ -356,20 +354,32 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--show-labels",
         "--show-kind",
         "--show-managed-fields",
-        "--sort-by",
-        ".metadata.name",
         "-L",
         "app,tier",
         "--no-headers",
-        "--template",
-        "{{.metadata.name}}",
         "--allow-missing-template-keys=false",
         "--kubeconfig",
         "/k",
         "--karmada-context",
         "c",
     ]);
-    assert_parses(&["get", "pods", "-A", "--watch-only"]);
+    // Watch events, data formats with --watch, sorting and templates parse but are refused with a
+    // sentence, before any request.
+    for extra in [
+        &["-w", "--output-watch-events"][..],
+        &["--watch-only", "-o", "json"],
+        &["--sort-by", ".metadata.name"],
+        &["--template", "{{.metadata.name}}"],
+    ] {
+        let mut args = vec!["get", "pods", "-A"];
+        args.extend_from_slice(extra);
+        let out = common::KubeEnv::new().run(&args);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.starts_with("error: ") && out.stderr.contains("not supported"), "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.contains("https://127.0.0.1:"), "refused before any request: {}", out.stderr);
+    }
+    // A plain watch parses and goes to the server.
+    assert_parses_and_connects(&["get", "pods", "--watch-only"]);
     assert_parses(&[
         "promote",
         "deployment",

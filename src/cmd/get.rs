@@ -2,16 +2,21 @@
 
 use clap::{ArgAction, Args};
 
+use std::time::Duration;
+
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
+use crate::error::UsageError;
+use crate::kubeconfig::rules;
+use crate::multiget;
+use crate::output::OutputFormat;
 
-/// Where `get` looks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OperationScope {
-    Karmada,
-    Members,
-    All,
-}
+/// How long reaching the control plane may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one read may take (members answer through the plane's proxy).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+pub use crate::multiget::Scope as OperationScope;
 
 fn parse_scope(s: &str) -> Result<OperationScope, String> {
     match s {
@@ -52,7 +57,7 @@ pub struct GetArgs {
     #[arg(long)]
     pub ignore_not_found: bool,
 
-    /// After listing/getting the requested object, watch for changes.
+    /// After listing/getting the requested object, watch for changes (one resource type from one source).
     #[arg(short = 'w', long)]
     pub watch: bool,
 
@@ -60,7 +65,7 @@ pub struct GetArgs {
     #[arg(long)]
     pub watch_only: bool,
 
-    /// Output watch event objects when --watch or --watch-only is used.
+    /// Output watch event objects when --watch or --watch-only is used (not built yet: refused).
     #[arg(long)]
     pub output_watch_events: bool,
 
@@ -68,11 +73,11 @@ pub struct GetArgs {
     #[arg(short = 'n', long)]
     pub namespace: Option<String>,
 
-    /// Output format: wide, json, yaml, name (also go-template=, jsonpath=, custom-columns=).
+    /// Output format: wide, json, yaml or name.
     #[arg(short = 'o', long, value_name = "FORMAT")]
     pub output: Option<String>,
 
-    /// Template string or path to template file to use when -o=go-template or -o=go-template-file.
+    /// Template string or path to template file to use when -o=go-template or -o=go-template-file (not built yet: refused).
     #[arg(long)]
     pub template: Option<String>,
 
@@ -93,7 +98,7 @@ pub struct GetArgs {
     #[arg(long)]
     pub show_labels: bool,
 
-    /// If non-empty, sort list types using this field specification (a JSONPath expression).
+    /// If non-empty, sort list types using this field specification (not built yet: refused).
     #[arg(long, value_name = "JSONPATH")]
     pub sort_by: Option<String>,
 
@@ -110,6 +115,83 @@ pub struct GetArgs {
 }
 
 pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
-    args.karmada.resolve()?;
-    Err(super::not_built(ctx, "get"))
+    let format = match args.output.as_deref() {
+        None => OutputFormat::Table,
+        Some(o) => o.parse::<OutputFormat>()?,
+    };
+    let watching = args.watch || args.watch_only;
+    if watching && (!format.is_table() || args.output_watch_events) {
+        return Err(UsageError::with_hint(
+            "--watch prints tables only; -o json|yaml|name and --output-watch-events are not supported with it",
+            "drop -o, or use 'kubectl get -w -o json' against the control plane or a member's context.",
+        )
+        .into());
+    }
+    if args.sort_by.is_some() || args.template.is_some() {
+        return Err(UsageError::with_hint(
+            "--sort-by and --template are not supported by this karmadactl get",
+            "use -o json and a JSON processor instead.",
+        )
+        .into());
+    }
+    let wanted = multiget::parse_resources(&args.resources).map_err(|e| {
+        UsageError::with_hint(e, format!("name a resource type, e.g. '{} get deployments -C member1'.", ctx.parent()))
+    })?;
+    if let Some(l) = args.labels.as_deref() {
+        crate::controlplane::apimachinery::LabelSelector::parse(l)
+            .map_err(|e| UsageError::new(format!("invalid label selector {l:?}: {e}")))?;
+    }
+    let resolved = args.karmada.resolve()?;
+    let namespace = args
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .or(resolved.namespace.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    let opts = multiget::Options {
+        scope: args.operation_scope,
+        clusters: args.clusters.iter().filter(|c| !c.is_empty()).cloned().collect(),
+        namespace,
+        all_namespaces: args.all_namespaces,
+        label_selector: args.labels.clone(),
+        ignore_not_found: args.ignore_not_found,
+        format,
+        no_headers: args.no_headers,
+        show_labels: args.show_labels,
+        show_kind: args.show_kind,
+        label_columns: args.label_columns.clone(),
+        show_managed_fields: args.show_managed_fields,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let outcome = runtime.block_on(async {
+        let choice = rules::factory_context(args.karmada.karmada_context.as_deref().unwrap_or_default());
+        let loaded = super::connection::load(args.karmada.kubeconfig.as_deref())?;
+        let context = choice.as_deref().map(str::to_string).unwrap_or_else(|| resolved.context_name.clone());
+        let options = kube::config::KubeConfigOptions { context: Some(context), ..Default::default() };
+        let mut config = kube::Config::from_custom_kubeconfig(loaded.config().clone(), &options).await?;
+        config.connect_timeout = Some(CONNECT_TIMEOUT);
+        config.read_timeout = Some(REQUEST_TIMEOUT);
+        if watching {
+            multiget::watch(config, &wanted, &opts, args.watch_only, |text| {
+                let _ = ctx.printer.data(text);
+            })
+            .await?;
+            return anyhow::Ok(None);
+        }
+        anyhow::Ok(Some(multiget::run(config, &wanted, &opts).await?))
+    })?;
+    let Some(outcome) = outcome else { return Ok(()) };
+    for w in &outcome.warnings {
+        ctx.printer.warn(w);
+    }
+    ctx.printer.data(&outcome.stdout)?;
+    for n in &outcome.notices {
+        ctx.printer.progress(n);
+    }
+    match outcome.errors.as_slice() {
+        [] => Ok(()),
+        [one] => Err(anyhow::anyhow!("{one}")),
+        many => Err(anyhow::anyhow!("{}", many.join("\n"))),
+    }
 }

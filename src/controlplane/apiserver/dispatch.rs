@@ -16,7 +16,7 @@ use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize};
 
 use super::listener::ConnInfo;
 use super::state::ApiState;
-use super::{authenticate, impersonate, nonresource, resource};
+use super::{authenticate, cluster_proxy, impersonate, nonresource, resource};
 
 /// The API server's router: a single fallback, because the URL space grows at run time (CRDs).
 pub fn router(state: Arc<ApiState>) -> Router {
@@ -91,6 +91,9 @@ async fn serve(
         return Err(forbidden(&user, &info));
     }
     let body = read_body(body, state.config.max_request_bytes).await?;
+    if cluster_proxy::is_proxy(&info) {
+        return cluster_proxy::serve(state, &user, &info, parts, body).await;
+    }
     let query: Vec<(String, String)> =
         form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
     let call = Call { info, user, query, headers: parts.headers, body };

@@ -6,6 +6,7 @@
 
 pub mod admission;
 pub mod authenticate;
+pub mod cluster_proxy;
 mod coalesced_io;
 pub mod config;
 pub mod continue_token;

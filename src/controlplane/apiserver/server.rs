@@ -124,6 +124,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         ca_pem: pki.ca.cert_pem().to_string(),
         crds_synced: AtomicBool::new(false),
         rbac_synced: AtomicBool::new(false),
+        member_clients: Default::default(),
     });
 
     // History is kept for the configured window only; compaction runs a few times per window

@@ -25,6 +25,8 @@ pub struct ApiState {
     /// The CRD and RBAC caches have read the store once (`/readyz` waits for both).
     pub crds_synced: AtomicBool,
     pub rbac_synced: AtomicBool,
+    /// Clients for members reached through the cluster proxy.
+    pub member_clients: super::cluster_proxy::MemberClients,
 }
 
 impl ApiState {

@@ -1,6 +1,6 @@
 //! Resources the Karmada profile serves as built-ins rather than CRDs: `Cluster`, which upstream
-//! serves from karmada-aggregated-apiserver (cluster-scoped, with `/status`; `/proxy` comes
-//! with the multi-cluster `get`).
+//! serves from karmada-aggregated-apiserver (cluster-scoped, with `/status` and `/proxy`, which
+//! the API server forwards to the member).
 
 use std::sync::Arc;
 
@@ -32,7 +32,7 @@ pub(crate) fn cluster_def() -> ResourceDef {
         categories: Vec::new(),
         namespaced: false,
         verbs: VERBS_ALL.iter().map(|v| v.to_string()).collect(),
-        subresources: vec![Subresource::Status],
+        subresources: vec![Subresource::Status, Subresource::Proxy],
         // The table itself comes from the Cluster printer (READY falls back to Unknown, which a
         // JSONPath column cannot express); these describe the same columns for OpenAPI readers.
         printer_columns: vec![

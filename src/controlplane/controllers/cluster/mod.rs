@@ -7,6 +7,7 @@
 //! It is a client of the API server like any controller: a watcher on Clusters drives one
 //! probe task per Push cluster.
 
+pub mod credentials;
 mod lifecycle;
 mod probe;
 mod status;

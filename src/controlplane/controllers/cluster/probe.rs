@@ -4,10 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use base64::Engine;
 use k8s_openapi::api::core::v1::{Node, Pod, Secret};
 use kube::api::{ListParams, Patch, PatchParams};
-use kube::config::{AuthInfo, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext};
 use kube::{Api, Client};
 use serde_json::json;
 
@@ -121,9 +119,7 @@ pub(super) async fn member_client(
     connect_timeout: Duration,
     read_timeout: Option<Duration>,
 ) -> Result<(String, Client), Health> {
-    let Some(endpoint) = cluster.spec.api_endpoint.clone().filter(|e| !e.is_empty()) else {
-        return Err(Health::Misconfigured("the cluster has no spec.apiEndpoint".into()));
-    };
+    super::credentials::endpoint(cluster).map_err(Health::Misconfigured)?;
     let Some(secret_ref) = cluster.spec.secret_ref.as_ref() else {
         return Err(Health::Misconfigured("the cluster has no spec.secretRef".into()));
     };
@@ -138,54 +134,9 @@ pub(super) async fn member_client(
         }
         Err(e) => return Err(Health::Misconfigured(format!("cannot read the cluster's secret: {e}"))),
     };
-    let data = secret.data.unwrap_or_default();
-    let Some(token) = data.get("token").map(|t| String::from_utf8_lossy(&t.0).into_owned()).filter(|t| !t.is_empty())
-    else {
-        return Err(Health::Misconfigured(format!(
-            "the cluster's secret {}/{} has no token",
-            secret_ref.namespace, secret_ref.name
-        )));
-    };
-    let insecure = cluster.spec.insecure_skip_tls_verification.unwrap_or(false);
-    let ca = data.get("caBundle").map(|c| base64::engine::general_purpose::STANDARD.encode(&c.0));
-    let kubeconfig = Kubeconfig {
-        clusters: vec![NamedCluster {
-            name: "member".into(),
-            cluster: Some(kube::config::Cluster {
-                server: Some(endpoint.clone()),
-                insecure_skip_tls_verify: Some(insecure),
-                certificate_authority_data: if insecure { None } else { ca },
-                proxy_url: cluster.spec.proxy_url.clone().filter(|p| !p.is_empty()),
-                ..Default::default()
-            }),
-            other: Default::default(),
-        }],
-        auth_infos: vec![NamedAuthInfo {
-            name: "member".into(),
-            auth_info: Some(AuthInfo { token: Some(token.into()), ..Default::default() }),
-            other: Default::default(),
-        }],
-        contexts: vec![NamedContext {
-            name: "member".into(),
-            context: Some(kube::config::Context {
-                cluster: "member".into(),
-                user: Some("member".into()),
-                ..Default::default()
-            }),
-            other: Default::default(),
-        }],
-        current_context: Some("member".into()),
-        ..Default::default()
-    };
-    let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig, &kube::config::KubeConfigOptions::default())
+    super::credentials::client_from_secret(cluster, &secret, connect_timeout, read_timeout, true)
         .await
-        .map_err(|e| Health::Misconfigured(format!("cannot use the cluster's endpoint and secret: {e}")))?;
-    cfg.connect_timeout = Some(connect_timeout);
-    cfg.read_timeout = read_timeout;
-    let client = Client::try_from(cfg)
-        .map_err(|e| Health::Misconfigured(format!("cannot build a client for the cluster: {e}")))?;
-    let identity = format!("{endpoint}|{}|{insecure}", secret.metadata.resource_version.unwrap_or_default());
-    Ok((identity, client))
+        .map_err(Health::Misconfigured)
 }
 
 /// `/readyz`, falling back to `/healthz` for servers without it (as karmada does).

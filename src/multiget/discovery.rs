@@ -1,0 +1,173 @@
+//! Which resource a typed name means on one server, from its discovery documents (the
+//! preferred version of every group, the core group first), as kubectl's RESTMapper decides.
+
+use futures::future::join_all;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroupList, APIResource, APIResourceList};
+
+/// A resource a server serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    pub group: String,
+    pub version: String,
+    pub plural: String,
+    pub kind: String,
+    pub namespaced: bool,
+    singular: String,
+    short_names: Vec<String>,
+}
+
+impl Resource {
+    /// `/api/v1` or `/apis/<group>/<version>`.
+    pub fn base_path(&self) -> String {
+        if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        }
+    }
+
+    /// `deployments.apps`, `pods`: how kube names the resource in messages.
+    pub fn qualified(&self) -> String {
+        if self.group.is_empty() { self.plural.clone() } else { format!("{}.{}", self.plural, self.group) }
+    }
+
+    fn from_api(group: &str, version: &str, r: APIResource) -> Option<Self> {
+        if r.name.contains('/') || !r.verbs.iter().any(|v| v == "list" || v == "get") {
+            return None;
+        }
+        Some(Resource {
+            group: group.to_string(),
+            version: version.to_string(),
+            kind: r.kind,
+            namespaced: r.namespaced,
+            singular: r.singular_name,
+            short_names: r.short_names.unwrap_or_default(),
+            plural: r.name,
+        })
+    }
+
+    fn is_called(&self, name: &str) -> bool {
+        let name = name.to_lowercase();
+        self.plural == name
+            || self.singular == name
+            || self.short_names.contains(&name)
+            || self.kind.to_lowercase() == name
+    }
+}
+
+/// Everything one server serves, in kubectl's priority order.
+#[derive(Debug, Clone, Default)]
+pub struct Served(pub Vec<Resource>);
+
+/// Reads the server's discovery documents.
+pub async fn discover(client: &kube::Client) -> Result<Served, kube::Error> {
+    let mut out = Vec::new();
+    let core: APIResourceList = get_json(client, "/api/v1").await?;
+    out.extend(core.resources.into_iter().filter_map(|r| Resource::from_api("", "v1", r)));
+    let groups: APIGroupList = get_json(client, "/apis").await?;
+    let preferred: Vec<(String, String)> = groups
+        .groups
+        .into_iter()
+        .filter_map(|g| {
+            let version =
+                g.preferred_version.map(|v| v.version).or_else(|| g.versions.first().map(|v| v.version.clone()))?;
+            Some((g.name, version))
+        })
+        .collect();
+    let lists =
+        join_all(preferred.iter().map(|(g, v)| get_json::<APIResourceList>(client, format!("/apis/{g}/{v}")))).await;
+    for ((g, v), list) in preferred.iter().zip(lists) {
+        // A group whose document fails (an unavailable aggregated API) is left out, as kubectl
+        // does after warning.
+        if let Ok(list) = list {
+            out.extend(list.resources.into_iter().filter_map(|r| Resource::from_api(g, v, r)));
+        }
+    }
+    Ok(Served(out))
+}
+
+async fn get_json<T: serde::de::DeserializeOwned>(
+    client: &kube::Client,
+    path: impl AsRef<str>,
+) -> Result<T, kube::Error> {
+    let req = http::Request::get(path.as_ref()).body(Vec::new()).map_err(kube::Error::HttpError)?;
+    client.request(req).await
+}
+
+impl Served {
+    /// The resource `type_arg` (`deploy`, `deployments.apps`, `deployments.v1.apps`, `Deployment`)
+    /// names, or kubectl's error.
+    pub fn resolve(&self, type_arg: &str) -> Result<Resource, String> {
+        let found = self.0.iter().find(|r| r.is_called(type_arg)).or_else(|| {
+            let (name, rest) = type_arg.split_once('.')?;
+            // `name.group`, then `name.version.group`.
+            self.0.iter().find(|r| r.group == rest && r.is_called(name)).or_else(|| {
+                let (version, group) = rest.split_once('.')?;
+                self.0.iter().find(|r| r.group == group && r.version == version && r.is_called(name))
+            })
+        });
+        found.cloned().ok_or_else(|| format!("the server doesn't have a resource type \"{type_arg}\""))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use super::Resource;
+
+    /// A namespaced resource served at v1 of `group`.
+    pub fn resource(group: &str, plural: &str, kind: &str) -> Resource {
+        Resource {
+            group: group.into(),
+            version: "v1".into(),
+            plural: plural.into(),
+            kind: kind.into(),
+            namespaced: true,
+            singular: kind.to_lowercase(),
+            short_names: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn res(group: &str, version: &str, plural: &str, kind: &str, short: &[&str]) -> Resource {
+        Resource {
+            group: group.into(),
+            version: version.into(),
+            plural: plural.into(),
+            kind: kind.into(),
+            namespaced: true,
+            singular: kind.to_lowercase(),
+            short_names: short.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn served() -> Served {
+        Served(vec![
+            res("", "v1", "pods", "Pod", &["po"]),
+            res("apps", "v1", "deployments", "Deployment", &["deploy"]),
+            res("extensions.example", "v1", "deployments", "Deployment", &[]),
+        ])
+    }
+
+    #[test]
+    fn plural_singular_short_and_kind_names_resolve() {
+        for name in ["deployments", "deployment", "deploy", "Deployment", "deployments.apps", "deployments.v1.apps"] {
+            let r = served().resolve(name).unwrap();
+            assert_eq!((r.group.as_str(), r.plural.as_str()), ("apps", "deployments"), "{name}");
+        }
+        assert_eq!(served().resolve("deployments.extensions.example").unwrap().group, "extensions.example");
+        assert_eq!(served().resolve("po").unwrap().base_path(), "/api/v1");
+    }
+
+    #[test]
+    fn unknown_types_give_kubectls_error() {
+        assert_eq!(
+            served().resolve("invalidresource").unwrap_err(),
+            "the server doesn't have a resource type \"invalidresource\""
+        );
+        assert!(served().resolve("deployments.v2.apps").is_err());
+    }
+}
