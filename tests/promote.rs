@@ -170,13 +170,13 @@ fn a_member_deployment_is_adopted_in_place() {
 
     // A second promotion is refused (upstream exits 0 here).
     let again = f.promote(&["deployment", "web", "-n", "default", "-C", "member1"]);
-    assert_ne!(again.code, 0, "{}", again.stdout);
+    assert_eq!(again.code, 1, "{}", again.stdout);
     assert!(again.stderr.contains("already exist in karmada control plane"), "{}", again.stderr);
     assert!(again.stdout.is_empty(), "{}", again.stdout);
 }
 
 #[test]
-fn bad_input_creates_nothing() {
+fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
     let f = Fleet::up(2);
     f.k_ok("member2", &["create", "configmap", "settings", "--from-literal=a=b"]);
 
@@ -237,6 +237,59 @@ fn bad_input_creates_nothing() {
     assert_eq!(f.get(PLANE, &["configmap", "settings"]).unwrap()["data"]["a"], "b");
     f.wait("member2's settings managed by Karmada", || {
         let c = f.get("member2", &["configmap", "settings"]).ok_or("gone")?;
+        if c["metadata"]["labels"]["karmada.io/managed"] == "true" { Ok(()) } else { Err(c["metadata"].to_string()) }
+    });
+
+    // -d: the ConfigMap the workload reads comes along, without a policy of its own.
+    let manifest = f.home.path().join("api.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {name: api-config, namespace: default}
+data: {mode: fast}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - name: api
+        image: nginx
+        envFrom: [{configMapRef: {name: api-config}}]
+",
+    )
+    .unwrap();
+    f.k_ok("member2", &["apply", "-f", manifest.to_str().unwrap()]);
+    let json = f.promote(&["deployment", "api", "-n", "default", "-C", "member2", "-d", "-o", "json"]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let docs: Vec<Value> =
+        serde_json::Deserializer::from_str(&json.stdout).into_iter().collect::<Result<_, _>>().expect("JSON documents");
+    assert_eq!(docs.len(), 2, "{}", json.stdout);
+    assert_eq!((docs[0]["kind"].as_str(), docs[1]["kind"].as_str()), (Some("Deployment"), Some("PropagationPolicy")));
+    assert_eq!(docs[1]["spec"]["propagateDeps"], true);
+    assert!(f.get(PLANE, &["configmap", "api-config"]).is_none());
+
+    let run = f.promote(&["deployment", "api", "-n", "default", "-C", "member2", "-d"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "Dependency resource \"/v1, Resource=configmaps\"(default/api-config) is promoted successfully\n\
+             ResourceTemplate (default/api) is created successfully\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let cm = f.get(PLANE, &["configmap", "api-config"]).expect("the dependency in the plane");
+    assert_eq!(cm["data"]["mode"], "fast");
+    assert_eq!(f.names(PLANE, &["propagationpolicies"]).len(), 2);
+    f.wait("member2's api-config managed by Karmada", || {
+        let c = f.get("member2", &["configmap", "api-config"]).ok_or("gone")?;
         if c["metadata"]["labels"]["karmada.io/managed"] == "true" { Ok(()) } else { Err(c["metadata"].to_string()) }
     });
 }

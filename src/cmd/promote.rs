@@ -117,7 +117,7 @@ pub fn run(args: PromoteArgs, ctx: &Context) -> anyhow::Result<()> {
             Some((path, choice)) => {
                 let loaded = super::connection::load(Some(path))?;
                 let context = choice.as_deref().map(str::to_string).unwrap_or_default();
-                promote::Member::Direct(client_config(loaded.config().clone(), context).await?)
+                promote::Member::Direct(Box::new(client_config(loaded.config().clone(), context).await?))
             }
             None => promote::Member::Proxy,
         };

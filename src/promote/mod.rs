@@ -32,7 +32,7 @@ pub struct Request {
 /// Where the member is read from.
 pub enum Member {
     /// A kubeconfig context for the member itself.
-    Direct(kube::Config),
+    Direct(Box<kube::Config>),
     /// Through the plane's `clusters/<c>/proxy`.
     Proxy,
 }
@@ -41,9 +41,16 @@ pub enum Member {
 pub async fn run(plane: kube::Config, member: Member, req: &Request, out: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
     let plane_client = kube::Client::try_from(plane.clone())?;
     // The Cluster must exist whichever way the member is reached: the policy targets it.
-    kube::Api::<Cluster>::all(plane_client.clone()).get(&req.cluster).await.map_err(api_message)?;
+    kube::Api::<Cluster>::all(plane_client.clone()).get(&req.cluster).await.map_err(|e| match e {
+        kube::Error::Api(s) => anyhow!("{}", s.message),
+        other => anyhow!(
+            "cannot reach the Karmada control plane at {}: {}",
+            plane.cluster_url,
+            crate::error::with_causes(&other)
+        ),
+    })?;
     let member_client = match member {
-        Member::Direct(cfg) => kube::Client::try_from(cfg)?,
+        Member::Direct(cfg) => kube::Client::try_from(*cfg)?,
         Member::Proxy => {
             let mut cfg = plane.clone();
             let base = plane.cluster_url.to_string();
