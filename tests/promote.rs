@@ -168,6 +168,23 @@ fn a_member_deployment_is_adopted_in_place() {
     });
     assert_eq!(f.get("member1", &["deployment", "web"]).unwrap()["metadata"]["uid"].as_str(), Some(uid.as_str()));
 
+    // A cluster-scoped object gets a ClusterPropagationPolicy (upstream's checked name).
+    f.k_ok("member1", &["create", "namespace", "my-ns"]);
+    let ns = f.promote(&["namespace", "my-ns", "-C", "member1"]);
+    assert_eq!(ns.code, 0, "{}\n{}", ns.stdout, ns.stderr);
+    assert_eq!(
+        ns.stdout,
+        "ResourceTemplate (/my-ns) is created successfully\n\
+         ClusterPropagationPolicy my-ns-646d6c6947 is created successfully\n\
+         Resource \"/v1, Resource=namespaces\"(my-ns) is promoted successfully\n"
+    );
+    let cpp = f.get(PLANE, &["clusterpropagationpolicy", "my-ns-646d6c6947"]).expect("the cluster policy");
+    assert_eq!(
+        cpp["spec"]["resourceSelectors"],
+        serde_json::json!([{"apiVersion": "v1", "kind": "Namespace", "name": "my-ns"}])
+    );
+    assert!(f.get(PLANE, &["namespace", "my-ns"]).is_some());
+
     // A second promotion is refused (upstream exits 0 here).
     let again = f.promote(&["deployment", "web", "-n", "default", "-C", "member1"]);
     assert_eq!(again.code, 1, "{}", again.stdout);
@@ -240,6 +257,32 @@ fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
         if c["metadata"]["labels"]["karmada.io/managed"] == "true" { Ok(()) } else { Err(c["metadata"].to_string()) }
     });
 
+    // A policy name already taken: the template is created, then the command fails (§18.14).
+    f.k_ok("member2", &["create", "configmap", "other", "--from-literal=x=y"]);
+    let taken = f.karmadactl(&[
+        "promote",
+        "configmap",
+        "other",
+        "-n",
+        "default",
+        "-C",
+        "member2",
+        "--kubeconfig",
+        kc,
+        "--policy-name",
+        "pinned",
+    ]);
+    assert_eq!(taken.code, 1, "{}\n{}", taken.stdout, taken.stderr);
+    assert!(
+        taken
+            .stderr
+            .contains("the PropagationPolicy(default/pinned) already exist, please edit it to propagate resource"),
+        "{}",
+        taken.stderr
+    );
+    assert_eq!(taken.stdout, "ResourceTemplate (default/other) is created successfully\n");
+    assert!(f.get(PLANE, &["configmap", "other"]).is_some());
+
     // -d: the ConfigMap the workload reads comes along, without a policy of its own.
     let manifest = f.home.path().join("api.yaml");
     std::fs::write(
@@ -292,4 +335,41 @@ spec:
         let c = f.get("member2", &["configmap", "api-config"]).ok_or("gone")?;
         if c["metadata"]["labels"]["karmada.io/managed"] == "true" { Ok(()) } else { Err(c["metadata"].to_string()) }
     });
+
+    // A dependency already in the plane stops the dependency step: the ones this run created
+    // are removed again, and the workload itself is still promoted.
+    let manifest = f.home.path().join("api2.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {name: a-first, namespace: default}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api2, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api2}}
+  template:
+    metadata: {labels: {app: api2}}
+    spec:
+      containers:
+      - name: api
+        image: nginx
+        envFrom: [{configMapRef: {name: a-first}}, {configMapRef: {name: api-config}}]
+",
+    )
+    .unwrap();
+    f.k_ok("member2", &["apply", "-f", manifest.to_str().unwrap()]);
+    let run = f.promote(&["deployment", "api2", "-n", "default", "-C", "member2", "-d"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("ResourceTemplate (default/api2) is created successfully"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("dependency /v1, Resource=configmaps(default/api-config) already exists"),
+        "{}",
+        run.stderr
+    );
+    assert!(f.get(PLANE, &["configmap", "a-first"]).is_none());
+    assert!(f.get(PLANE, &["deployment", "api2"]).is_some());
 }

@@ -121,10 +121,10 @@ pub fn run(args: PromoteArgs, ctx: &Context) -> anyhow::Result<()> {
             }
             None => promote::Member::Proxy,
         };
-        promote::run(plane, member, &request, &mut |text| {
+        let mut out = |text: &str| {
             let _ = ctx.printer.data(text);
-        })
-        .await
+        };
+        promote::run(plane, member, &request, &mut out, &mut |text| ctx.printer.warn(text)).await
     })
 }
 

@@ -37,8 +37,14 @@ pub enum Member {
     Proxy,
 }
 
-/// Runs `promote`; `out` receives stdout text as upstream prints it.
-pub async fn run(plane: kube::Config, member: Member, req: &Request, out: &mut dyn FnMut(&str)) -> anyhow::Result<()> {
+/// Runs `promote`; `out` receives stdout text as upstream prints it, `warn` warnings.
+pub async fn run(
+    plane: kube::Config,
+    member: Member,
+    req: &Request,
+    out: &mut dyn FnMut(&str),
+    warn: &mut dyn FnMut(&str),
+) -> anyhow::Result<()> {
     let plane_client = kube::Client::try_from(plane.clone())?;
     // The Cluster must exist whichever way the member is reached: the policy targets it.
     kube::Api::<Cluster>::all(plane_client.clone()).get(&req.cluster).await.map_err(|e| match e {
@@ -122,7 +128,7 @@ pub async fn run(plane: kube::Config, member: Member, req: &Request, out: &mut d
         );
     }
     if req.dependencies {
-        promote_dependencies(&member_client, &plane_client, &template, namespace, out).await?;
+        promote_dependencies(&member_client, &plane_client, &template, namespace, out, warn).await?;
     }
     create(&plane_client, &plane_res, namespace, &template).await.map_err(api_message)?;
     out(&format!("ResourceTemplate ({shown}) is created successfully\n"));
@@ -164,6 +170,7 @@ async fn promote_dependencies(
     template: &Value,
     namespace: &str,
     out: &mut dyn FnMut(&str),
+    warn: &mut dyn FnMut(&str),
 ) -> anyhow::Result<()> {
     let mut created: Vec<(Resource, String)> = Vec::new();
     for (kind, name) in dependencies::of_workload(template) {
@@ -186,6 +193,10 @@ async fn promote_dependencies(
                 created.push((res, name));
             }
             Ok(false) => {
+                warn(&format!(
+                    "dependency {gvr}({namespace}/{name}) already exists in the Karmada control plane; \
+                     the dependencies promoted in this run were removed again and no more are promoted"
+                ));
                 revert(plane, &created, namespace).await;
                 return Ok(());
             }
