@@ -264,7 +264,11 @@ fn main() {
         let (pp, mp) = (plane_pid(&dir), member_pids(&dir));
         let before = (cpu_seconds(pp), mp.iter().map(|p| cpu_seconds(*p)).sum::<f64>(), Instant::now());
         let high = propagate(&plane, &seen, "high", 200.0, 1000).await;
-        let cpu = (cpu_seconds(pp) - before.0, mp.iter().map(|p| cpu_seconds(*p)).sum::<f64>() - before.1, before.2.elapsed());
+        let cpu = (
+            cpu_seconds(pp) - before.0,
+            mp.iter().map(|p| cpu_seconds(*p)).sum::<f64>() - before.1,
+            before.2.elapsed(),
+        );
         let api: Api<Deployment> = Api::namespaced(member_clients[0].clone(), "default");
         let mut direct = vec![];
         for i in 0..100 {

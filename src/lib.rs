@@ -16,6 +16,7 @@ pub mod multiget;
 pub mod output;
 pub mod pki;
 pub mod printer;
+pub mod promote;
 pub mod taints;
 pub mod validation;
 pub mod wellknown;

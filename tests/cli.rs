@@ -380,7 +380,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
     }
     // A plain watch parses and goes to the server.
     assert_parses_and_connects(&["get", "pods", "--watch-only"]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "promote",
         "deployment",
         "nginx",
@@ -409,7 +409,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
 #[test]
 fn flags_before_the_subcommand_are_accepted_as_upstream() {
     // The upstream e2e harness puts these before the subcommand name.
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "--kubeconfig=/k",
         "--karmada-context=karmada-apiserver",
         "--namespace=ns",

@@ -1,10 +1,19 @@
 //! `promote`: adopt an object that already runs in a member cluster into Karmada.
 
+use std::time::Duration;
+
 use clap::{ArgAction, Args};
 
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::kubeconfig::rules;
+use crate::promote;
+
+/// How long reaching a server may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one request may take (members may answer through the plane's proxy).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Promote resources from legacy clusters to Karmada control plane.
 #[derive(Debug, Args)]
@@ -70,16 +79,59 @@ pub fn run(args: PromoteArgs, ctx: &Context) -> anyhow::Result<()> {
             UsageError::with_hint("the cluster cannot be empty", "name the member cluster with -C <cluster>.").into()
         );
     }
-    if let Some(o) = &args.output {
-        crate::output::OutputFormat::parse_json_or_yaml(o)?;
+    let output = args.output.as_deref().map(crate::output::OutputFormat::parse_json_or_yaml).transpose()?;
+    let resolved = args.karmada.resolve()?;
+    let cluster = args.cluster.clone().unwrap_or_default();
+    let member_choice = args.cluster_kubeconfig.as_deref().map(|path| {
+        let choice = rules::promote_cluster_context(args.cluster_context.as_deref().unwrap_or_default(), &cluster);
+        (path, choice)
+    });
+    if let Some((path, choice)) = &member_choice {
+        super::connection::resolve(Some(path), choice)?;
     }
-    args.karmada.resolve()?;
-    if let (Some(path), Some(cluster)) = (args.cluster_kubeconfig.as_deref(), args.cluster.as_deref()) {
-        let choice = crate::kubeconfig::rules::promote_cluster_context(
-            args.cluster_context.as_deref().unwrap_or_default(),
-            cluster,
-        );
-        super::connection::resolve(Some(path), &choice)?;
-    }
-    Err(super::not_built(ctx, "promote"))
+    let namespace = args
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .or(resolved.namespace.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    let request = promote::Request {
+        type_arg: args.args[0].clone(),
+        name: args.args[1].clone(),
+        namespace,
+        cluster,
+        dependencies: args.dependencies,
+        auto_create_policy: args.auto_create_policy,
+        policy_name: args.policy_name.clone(),
+        output,
+        dry_run: args.dry_run,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let choice = rules::factory_context(args.karmada.karmada_context.as_deref().unwrap_or_default());
+        let loaded = super::connection::load(args.karmada.kubeconfig.as_deref())?;
+        let context = choice.as_deref().map(str::to_string).unwrap_or_else(|| resolved.context_name.clone());
+        let plane = client_config(loaded.config().clone(), context).await?;
+        let member = match &member_choice {
+            Some((path, choice)) => {
+                let loaded = super::connection::load(Some(path))?;
+                let context = choice.as_deref().map(str::to_string).unwrap_or_default();
+                promote::Member::Direct(Box::new(client_config(loaded.config().clone(), context).await?))
+            }
+            None => promote::Member::Proxy,
+        };
+        let mut out = |text: &str| {
+            let _ = ctx.printer.data(text);
+        };
+        promote::run(plane, member, &request, &mut out, &mut |text| ctx.printer.warn(text)).await
+    })
+}
+
+async fn client_config(kubeconfig: kube::config::Kubeconfig, context: String) -> anyhow::Result<kube::Config> {
+    let options = kube::config::KubeConfigOptions { context: Some(context), ..Default::default() };
+    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await?;
+    config.connect_timeout = Some(CONNECT_TIMEOUT);
+    config.read_timeout = Some(REQUEST_TIMEOUT);
+    Ok(config)
 }

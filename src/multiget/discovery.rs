@@ -17,6 +17,19 @@ pub struct Resource {
 }
 
 impl Resource {
+    /// A resource known without asking discovery (core kinds, Karmada's own).
+    pub fn new(group: &str, version: &str, plural: &str, kind: &str, namespaced: bool) -> Self {
+        Resource {
+            group: group.into(),
+            version: version.into(),
+            plural: plural.into(),
+            kind: kind.into(),
+            namespaced,
+            singular: kind.to_lowercase(),
+            short_names: Vec::new(),
+        }
+    }
+
     /// `/api/v1` or `/apis/<group>/<version>`.
     pub fn base_path(&self) -> String {
         if self.group.is_empty() {

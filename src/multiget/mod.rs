@@ -4,7 +4,7 @@
 //! under a CLUSTER column (see [`table`]). A member that cannot be reached is a warning, not a
 //! failure, so one broken member does not hide the others.
 
-mod discovery;
+pub mod discovery;
 mod fetch;
 mod request;
 mod table;

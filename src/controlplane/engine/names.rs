@@ -70,6 +70,14 @@ pub fn work_name(kind: &str, name: &str, namespace: &str) -> String {
     format!("{n}-{}", safe_encode(fnv32a(key.to_lowercase().as_bytes())))
 }
 
+/// Name `promote` (and upstream's `apply --all-clusters`) gives the policy it creates:
+/// `lower(replace(name, ":", ".") + "-" + enc(fnv(namespace + gvk)))`, where `gvk` is Go's
+/// `GroupVersionKind.String()` (`"apps/v1, Kind=Deployment"`, `"/v1, Kind=Namespace"`).
+pub fn generated_policy_name(namespace: &str, name: &str, gvk: &str) -> String {
+    let hash = safe_encode(fnv32a(format!("{namespace}{gvk}").as_bytes()));
+    format!("{}-{hash}", name.replace(':', ".")).to_lowercase()
+}
+
 fn fnv32a(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for b in bytes {
@@ -92,6 +100,13 @@ mod tests {
     #[test]
     fn work_name_matches_upstream_example() {
         assert_eq!(work_name("Deployment", "nginx", "default"), "nginx-687f7fb96f");
+    }
+
+    #[test]
+    fn generated_policy_name_matches_upstream_examples() {
+        assert_eq!(generated_policy_name("ns-foo", "foo", "rand"), "foo-b4978784");
+        assert_eq!(generated_policy_name("default", "nginx", "apps/v1, Kind=Deployment"), "nginx-6d7f8d5f5b");
+        assert_eq!(generated_policy_name("", "my-ns", "/v1, Kind=Namespace"), "my-ns-646d6c6947");
     }
 
     #[test]
