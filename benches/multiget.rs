@@ -83,15 +83,22 @@ fn main() {
     let deadline = Instant::now() + Duration::from_secs(600);
     for m in 1..=MEMBERS {
         loop {
-            let out = kubectl(&kubeconfig, &cache, &format!("member{m}"), &["get", "pods", "--no-headers"]);
-            if String::from_utf8_lossy(&out.stdout).lines().count() >= PODS {
+            // Ready, so the members' simulators are idle while `get` is timed.
+            let out = kubectl(
+                &kubeconfig,
+                &cache,
+                &format!("member{m}"),
+                &["get", "deployment", "load", "-o", "jsonpath={.status.readyReplicas}"],
+            );
+            if String::from_utf8_lossy(&out.stdout).trim() == PODS.to_string() {
                 break;
             }
-            assert!(Instant::now() < deadline, "member{m} never had {PODS} pods");
+            assert!(Instant::now() < deadline, "member{m} never had {PODS} ready pods");
             std::thread::sleep(Duration::from_millis(500));
         }
     }
 
+    std::thread::sleep(Duration::from_secs(2));
     let mut fleet = vec![];
     let mut rows = 0;
     for _ in 0..RUNS {
