@@ -3,104 +3,16 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::{Duration, Instant};
-
 use common::Run;
+use common::fleet::Fleet;
 use serde_json::Value;
 
-/// How long the fleet may take to converge before a test gives up and shows what it saw.
-const CONVERGE: Duration = Duration::from_secs(60);
-
-struct Fleet {
-    home: tempfile::TempDir,
-    dir: PathBuf,
-    kubeconfig: PathBuf,
-    kubectl: PathBuf,
-    cache: tempfile::TempDir,
-}
-
-impl Fleet {
-    fn up(members: usize) -> Fleet {
-        let home = tempfile::tempdir().expect("temp dir");
-        let dir = home.path().join("playground");
-        let mut cmd = common::karmadactl(home.path());
-        let n = members.to_string();
-        cmd.args(["local", "up", "--members", &n, "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
-        let run = common::run(cmd);
-        assert_eq!(run.code, 0, "local up failed:\n{}\n{}", run.stdout, run.stderr);
-        let v: Value = serde_json::from_str(&run.stdout).expect("local up prints JSON");
-        let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
-        Fleet { home, dir, kubeconfig, kubectl: common::kubectl_binary("1.33"), cache: tempfile::tempdir().unwrap() }
-    }
-
-    fn karmadactl(&self, args: &[&str]) -> Run {
-        let mut cmd = common::karmadactl(self.home.path());
-        cmd.env_remove("KUBECONFIG").args(args);
-        common::run(cmd)
-    }
-
-    /// `promote` with the playground's kubeconfig for the plane and for the member.
-    fn promote(&self, args: &[&str]) -> Run {
-        let kc = self.kubeconfig.to_str().unwrap();
-        let mut all = vec!["promote", "--kubeconfig", kc, "--cluster-kubeconfig", kc];
-        all.extend_from_slice(args);
-        self.karmadactl(&all)
-    }
-
-    fn k(&self, context: &str, args: &[&str]) -> Run {
-        let mut cmd = Command::new(&self.kubectl);
-        cmd.arg("--kubeconfig").arg(&self.kubeconfig).arg("--cache-dir").arg(self.cache.path());
-        cmd.args(["--context", context]).args(args);
-        common::run(cmd)
-    }
-
-    fn k_ok(&self, context: &str, args: &[&str]) -> String {
-        let run = self.k(context, args);
-        assert_eq!(run.code, 0, "kubectl --context {context} {args:?}:\n{}\n{}", run.stdout, run.stderr);
-        run.stdout
-    }
-
-    /// An object as JSON, `None` when it does not exist.
-    fn get(&self, context: &str, args: &[&str]) -> Option<Value> {
-        let mut all = vec!["get"];
-        all.extend_from_slice(args);
-        all.extend_from_slice(&["-o", "json", "--ignore-not-found"]);
-        let out = self.k_ok(context, &all);
-        (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
-    }
-
-    /// Names of the items of a list.
-    fn names(&self, context: &str, args: &[&str]) -> Vec<String> {
-        // kubectl prints nothing for an empty list with --ignore-not-found.
-        let list = self.get(context, args).unwrap_or_default();
-        let mut names: Vec<String> = list["items"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
-            .collect();
-        names.sort();
-        names
-    }
-
-    fn wait<T>(&self, what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
-        let start = Instant::now();
-        loop {
-            match check() {
-                Ok(v) => return v,
-                Err(last) if start.elapsed() > CONVERGE => panic!("{what}: not reached; last seen: {last}"),
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
-            }
-        }
-    }
-}
-
-impl Drop for Fleet {
-    fn drop(&mut self) {
-        let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
-    }
+/// `promote` with the playground's kubeconfig for the plane and for the member.
+fn promote(f: &Fleet, args: &[&str]) -> Run {
+    let kc = f.kubeconfig.to_str().unwrap();
+    let mut all = vec!["promote", "--kubeconfig", kc, "--cluster-kubeconfig", kc];
+    all.extend_from_slice(args);
+    f.karmadactl(&all)
 }
 
 const PLANE: &str = "karmada-apiserver";
@@ -116,7 +28,7 @@ fn a_member_deployment_is_adopted_in_place() {
     let uid = f.get("member1", &["deployment", "web"]).unwrap()["metadata"]["uid"].as_str().unwrap().to_string();
 
     // Printing only: the template and the policy, nothing created.
-    let dry = f.promote(&["deployment", "web", "-n", "default", "-C", "member1", "--dry-run", "-o", "yaml"]);
+    let dry = promote(&f, &["deployment", "web", "-n", "default", "-C", "member1", "--dry-run", "-o", "yaml"]);
     assert_eq!(dry.code, 0, "{}\n{}", dry.stdout, dry.stderr);
     let docs: Vec<&str> = dry.stdout.split("\n---\n").collect();
     assert_eq!(docs.len(), 2, "{}", dry.stdout);
@@ -130,7 +42,7 @@ fn a_member_deployment_is_adopted_in_place() {
     assert!(f.get(PLANE, &["deployment", "web"]).is_none());
     assert!(f.get(PLANE, &["propagationpolicy", "web-6d7f8d5f5b"]).is_none());
 
-    let run = f.promote(&["deployment", "web", "-n", "default", "-C", "member1"]);
+    let run = promote(&f, &["deployment", "web", "-n", "default", "-C", "member1"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert_eq!(
         run.stdout,
@@ -170,7 +82,7 @@ fn a_member_deployment_is_adopted_in_place() {
 
     // A cluster-scoped object gets a ClusterPropagationPolicy (upstream's checked name).
     f.k_ok("member1", &["create", "namespace", "my-ns"]);
-    let ns = f.promote(&["namespace", "my-ns", "-C", "member1"]);
+    let ns = promote(&f, &["namespace", "my-ns", "-C", "member1"]);
     assert_eq!(ns.code, 0, "{}\n{}", ns.stdout, ns.stderr);
     assert_eq!(
         ns.stdout,
@@ -186,7 +98,7 @@ fn a_member_deployment_is_adopted_in_place() {
     assert!(f.get(PLANE, &["namespace", "my-ns"]).is_some());
 
     // A second promotion is refused (upstream exits 0 here).
-    let again = f.promote(&["deployment", "web", "-n", "default", "-C", "member1"]);
+    let again = promote(&f, &["deployment", "web", "-n", "default", "-C", "member1"]);
     assert_eq!(again.code, 1, "{}", again.stdout);
     assert!(again.stderr.contains("already exist in karmada control plane"), "{}", again.stderr);
     assert!(again.stdout.is_empty(), "{}", again.stdout);
@@ -198,7 +110,7 @@ fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
     f.k_ok("member2", &["create", "configmap", "settings", "--from-literal=a=b"]);
 
     let unknown_cluster =
-        f.promote(&["configmap", "settings", "-n", "default", "-C", "member9", "--cluster-context", "member2"]);
+        promote(&f, &["configmap", "settings", "-n", "default", "-C", "member9", "--cluster-context", "member2"]);
     assert_ne!(unknown_cluster.code, 0);
     assert!(
         unknown_cluster.stderr.contains("clusters.cluster.karmada.io \"member9\" not found"),
@@ -206,7 +118,7 @@ fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
         unknown_cluster.stderr
     );
 
-    let missing = f.promote(&["configmap", "nothing", "-n", "default", "-C", "member2"]);
+    let missing = promote(&f, &["configmap", "nothing", "-n", "default", "-C", "member2"]);
     assert_ne!(missing.code, 0);
     assert!(
         missing.stderr.contains(
@@ -216,7 +128,7 @@ fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
         missing.stderr
     );
 
-    let unknown_type = f.promote(&["gadget", "settings", "-n", "default", "-C", "member2"]);
+    let unknown_type = promote(&f, &["gadget", "settings", "-n", "default", "-C", "member2"]);
     assert_ne!(unknown_type.code, 0);
     assert!(
         unknown_type.stderr.contains("the server doesn't have a resource type \"gadget\""),
@@ -224,7 +136,7 @@ fn bad_input_creates_nothing_then_proxy_and_dependencies_promote() {
         unknown_type.stderr
     );
 
-    let no_cluster = f.promote(&["configmap", "settings", "-n", "default"]);
+    let no_cluster = promote(&f, &["configmap", "settings", "-n", "default"]);
     assert_ne!(no_cluster.code, 0);
     assert!(no_cluster.stderr.contains("the cluster cannot be empty"), "{}", no_cluster.stderr);
 
@@ -309,7 +221,7 @@ spec:
     )
     .unwrap();
     f.k_ok("member2", &["apply", "-f", manifest.to_str().unwrap()]);
-    let json = f.promote(&["deployment", "api", "-n", "default", "-C", "member2", "-d", "-o", "json"]);
+    let json = promote(&f, &["deployment", "api", "-n", "default", "-C", "member2", "-d", "-o", "json"]);
     assert_eq!(json.code, 0, "{}", json.stderr);
     let docs: Vec<Value> =
         serde_json::Deserializer::from_str(&json.stdout).into_iter().collect::<Result<_, _>>().expect("JSON documents");
@@ -318,7 +230,7 @@ spec:
     assert_eq!(docs[1]["spec"]["propagateDeps"], true);
     assert!(f.get(PLANE, &["configmap", "api-config"]).is_none());
 
-    let run = f.promote(&["deployment", "api", "-n", "default", "-C", "member2", "-d"]);
+    let run = promote(&f, &["deployment", "api", "-n", "default", "-C", "member2", "-d"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stdout.starts_with(
@@ -362,7 +274,7 @@ spec:
     )
     .unwrap();
     f.k_ok("member2", &["apply", "-f", manifest.to_str().unwrap()]);
-    let run = f.promote(&["deployment", "api2", "-n", "default", "-C", "member2", "-d"]);
+    let run = promote(&f, &["deployment", "api2", "-n", "default", "-C", "member2", "-d"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("ResourceTemplate (default/api2) is created successfully"), "{}", run.stdout);
     assert!(

@@ -89,3 +89,9 @@ impl ClusterConnection {
         resolve(self.kubeconfig.as_deref(), &choice)
     }
 }
+
+/// The namespace a command works in: `-n` when given, else the kubeconfig context's, else
+/// `default`, as kubectl chooses it.
+pub fn effective_namespace(flag: Option<&str>, from_context: Option<&str>) -> String {
+    flag.filter(|n| !n.is_empty()).or(from_context.filter(|n| !n.is_empty())).unwrap_or("default").to_string()
+}

@@ -142,13 +142,7 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
             .map_err(|e| UsageError::new(format!("invalid label selector {l:?}: {e}")))?;
     }
     let resolved = args.karmada.resolve()?;
-    let namespace = args
-        .namespace
-        .clone()
-        .filter(|n| !n.is_empty())
-        .or(resolved.namespace.clone())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| "default".into());
+    let namespace = super::connection::effective_namespace(args.namespace.as_deref(), resolved.namespace.as_deref());
     let opts = multiget::Options {
         scope: args.operation_scope,
         clusters: args.clusters.iter().filter(|c| !c.is_empty()).cloned().collect(),

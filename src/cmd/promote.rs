@@ -89,13 +89,7 @@ pub fn run(args: PromoteArgs, ctx: &Context) -> anyhow::Result<()> {
     if let Some((path, choice)) = &member_choice {
         super::connection::resolve(Some(path), choice)?;
     }
-    let namespace = args
-        .namespace
-        .clone()
-        .filter(|n| !n.is_empty())
-        .or(resolved.namespace.clone())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| "default".into());
+    let namespace = super::connection::effective_namespace(args.namespace.as_deref(), resolved.namespace.as_deref());
     let request = promote::Request {
         type_arg: args.args[0].clone(),
         name: args.args[1].clone(),

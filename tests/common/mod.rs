@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod fleet;
 pub mod plane;
 
 use std::path::{Path, PathBuf};

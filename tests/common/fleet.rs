@@ -1,0 +1,126 @@
+//! A `local up` playground for end-to-end tests: the embedded plane and simulated members,
+//! joined, driven with the real karmadactl and kubectl, removed again when dropped.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::Run;
+
+/// How long the fleet may take to converge before a test gives up and shows what it saw.
+const CONVERGE: Duration = Duration::from_secs(60);
+
+pub struct Fleet {
+    pub home: tempfile::TempDir,
+    pub dir: PathBuf,
+    pub kubeconfig: PathBuf,
+    kubectl: PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Fleet {
+    pub fn up(members: usize) -> Fleet {
+        let home = tempfile::tempdir().expect("temp dir");
+        let dir = home.path().join("playground");
+        let mut cmd = super::karmadactl(home.path());
+        let n = members.to_string();
+        cmd.args(["local", "up", "--members", &n, "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
+        let run = super::run(cmd);
+        assert_eq!(run.code, 0, "local up failed:\n{}\n{}", run.stdout, run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).expect("local up prints JSON");
+        let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
+        Fleet { home, dir, kubeconfig, kubectl: super::kubectl_binary("1.33"), cache: tempfile::tempdir().unwrap() }
+    }
+
+    pub fn karmadactl(&self, args: &[&str]) -> Run {
+        let mut cmd = super::karmadactl(self.home.path());
+        cmd.env("KUBECONFIG", &self.kubeconfig).args(args);
+        super::run(cmd)
+    }
+
+    /// kubectl in `context` (`karmada-apiserver` is the plane).
+    pub fn k(&self, context: &str, args: &[&str]) -> Run {
+        let mut cmd = Command::new(&self.kubectl);
+        cmd.arg("--kubeconfig").arg(&self.kubeconfig).arg("--cache-dir").arg(self.cache.path());
+        cmd.args(["--context", context]).args(args);
+        super::run(cmd)
+    }
+
+    pub fn k_ok(&self, context: &str, args: &[&str]) -> String {
+        let run = self.k(context, args);
+        assert_eq!(run.code, 0, "kubectl --context {context} {args:?}:\n{}\n{}", run.stdout, run.stderr);
+        run.stdout
+    }
+
+    pub fn plane(&self, args: &[&str]) -> String {
+        self.k_ok("karmada-apiserver", args)
+    }
+
+    pub fn apply(&self, manifest: &str) {
+        let file = self.home.path().join(format!("manifest-{}.yaml", next_file()));
+        std::fs::write(&file, manifest).unwrap();
+        self.plane(&["apply", "-f", file.to_str().unwrap()]);
+    }
+
+    /// An object as JSON, `None` when it does not exist.
+    pub fn get(&self, context: &str, args: &[&str]) -> Option<Value> {
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", "json", "--ignore-not-found"]);
+        let out = self.k_ok(context, &all);
+        (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
+    }
+
+    /// Names of the items of a list.
+    pub fn names(&self, context: &str, args: &[&str]) -> Vec<String> {
+        // kubectl prints nothing for an empty list with --ignore-not-found.
+        let list = self.get(context, args).unwrap_or_default();
+        let mut names: Vec<String> = list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// `spec.replicas` of a Deployment in a member, `None` when it is not there.
+    pub fn replicas(&self, member: &str, name: &str) -> Option<i64> {
+        self.get(member, &["deployment", name, "-n", "default"]).map(|d| d["spec"]["replicas"].as_i64().unwrap_or(1))
+    }
+
+    /// Polls `check` until it gives a value; fails with `what` and the last observation.
+    pub fn wait<T>(&self, what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
+        let start = Instant::now();
+        loop {
+            match check() {
+                Ok(v) => return v,
+                Err(last) if start.elapsed() > CONVERGE => panic!("{what}: not reached; last seen: {last}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
+    }
+
+    /// Waits until each member holds the Deployment with the given replicas (`None`: absent).
+    pub fn wait_replicas(&self, name: &str, want: &[(&str, Option<i64>)]) {
+        self.wait(&format!("deployment {name} spread as {want:?}"), || {
+            let seen: Vec<(&str, Option<i64>)> = want.iter().map(|(m, _)| (*m, self.replicas(m, name))).collect();
+            if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
+        });
+    }
+}
+
+fn next_file() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+    }
+}
