@@ -10,6 +10,9 @@
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
+#[path = "common/process.rs"]
+mod process;
+use process::{bin, kubectl_path, run};
 #[path = "common/stats.rs"]
 mod stats;
 use stats::median;
@@ -21,18 +24,8 @@ use std::time::{Duration, Instant};
 const UP_RUNS: usize = 5;
 const JOIN_RUNS: usize = 9;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_karmadactl")
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1e3)
-}
-
-fn run(home: &Path, args: &[&str]) -> std::process::Output {
-    let out = Command::new(bin()).args(args).env("HOME", home).stdin(Stdio::null()).output().expect("karmadactl runs");
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    out
 }
 
 fn json(out: &std::process::Output) -> serde_json::Value {
@@ -185,16 +178,6 @@ fn bare_rss(home: &Path) -> (u64, u64) {
     let _ = child.kill();
     let _ = child.wait();
     rss
-}
-
-fn kubectl_path() -> PathBuf {
-    let dispatcher = which("kubectl").expect("kubectl on PATH");
-    let real = std::fs::canonicalize(&dispatcher).unwrap_or(dispatcher);
-    real.parent().unwrap().join("kubectl.1.33")
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(name)).find(|p| p.exists())
 }
 
 fn main() {

@@ -8,39 +8,23 @@
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
+#[path = "common/process.rs"]
+mod process;
+use process::{bin, kubectl_path, run};
 #[path = "common/stats.rs"]
 mod stats;
 use stats::median;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const MEMBERS: usize = 10;
 const PODS: usize = 1000;
 const RUNS: usize = 5;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_karmadactl")
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1e3)
-}
-
-fn run(home: &Path, args: &[&str]) -> std::process::Output {
-    let out = Command::new(bin()).args(args).env("HOME", home).stdin(Stdio::null()).output().expect("karmadactl runs");
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    out
-}
-
-fn kubectl_path() -> PathBuf {
-    let dispatcher = std::env::var_os("PATH")
-        .and_then(|p| p.to_str().map(|s| s.split(':').map(|d| Path::new(d).join("kubectl")).find(|p| p.exists())))
-        .flatten()
-        .expect("kubectl on PATH");
-    let real = std::fs::canonicalize(&dispatcher).unwrap_or(dispatcher);
-    real.parent().unwrap().join("kubectl.1.33")
 }
 
 fn kubectl(kubeconfig: &Path, cache: &Path, context: &str, args: &[&str]) -> std::process::Output {
