@@ -3,6 +3,7 @@
 //! The binary in `main.rs` only calls [`run`]; everything else lives here so tests and
 //! benchmarks can reach it.
 
+pub mod agent;
 pub mod build_info;
 pub mod cli;
 pub mod cmd;
@@ -17,6 +18,7 @@ pub mod output;
 pub mod pki;
 pub mod printer;
 pub mod promote;
+pub mod pull;
 pub mod taints;
 pub mod validation;
 pub mod wellknown;

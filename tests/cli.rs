@@ -258,7 +258,7 @@ fn every_upstream_flag_of_the_other_commands_parses() {
     ]);
     assert_parses_and_connects(&["token", "list", "--kubeconfig", "/k", "--karmada-context", "c"]);
     assert_parses_and_connects(&["token", "delete", "abcdef", "--kubeconfig", "/k"]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "register",
         "10.0.0.1:5443",
         "--kubeconfig",
@@ -294,14 +294,14 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--proxy-server-address",
         "http://p:8080",
     ]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "register",
         "10.0.0.1:5443",
         "--token",
         "abcdef.0123456789abcdef",
         "--discovery-token-unsafe-skip-ca-verification",
     ]);
-    assert_parses(&[
+    assert_parses_and_connects(&[
         "unregister",
         "member1",
         "--cluster-kubeconfig",

@@ -84,6 +84,7 @@ pub enum Command {
     Options(cmd::options::OptionsArgs),
     Controlplane(cmd::controlplane::ControlplaneArgs),
     Local(cmd::local::LocalArgs),
+    Agent(cmd::agent::AgentArgs),
 }
 
 /// What every command receives besides its own arguments.

@@ -261,7 +261,7 @@ pub fn positive_duration(flag: &str, value: &str) -> anyhow::Result<Duration> {
     Ok(d)
 }
 
-async fn wait_for_signal() {
+pub(crate) async fn wait_for_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).ok();
     let term_fut = async {
@@ -279,7 +279,7 @@ async fn wait_for_signal() {
 }
 
 /// Logs to stderr; `-v` raises the level as klog's verbosity does.
-fn init_tracing(verbosity: i32) {
+pub(crate) fn init_tracing(verbosity: i32) {
     let level = match verbosity {
         i32::MIN..=0 => "warn",
         1..=3 => "info",

@@ -1,6 +1,7 @@
 //! One module per subcommand: a clap `Args` struct whose doc comments are the help text, and a
 //! `run` that resolves the arguments and acts. Domain logic lives in domain modules.
 
+pub mod agent;
 pub mod completion;
 pub mod connection;
 pub mod controlplane;
@@ -20,7 +21,6 @@ pub mod unregister;
 pub mod version;
 
 use crate::cli::{Command, Context};
-use crate::error::NotBuilt;
 
 /// Runs the parsed subcommand.
 pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
@@ -42,12 +42,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Options(a) => options::run(a, ctx),
         Command::Controlplane(a) => controlplane::run(a, ctx),
         Command::Local(a) => local::run(a, ctx),
+        Command::Agent(a) => agent::run(a, ctx),
     }
-}
-
-/// The error every command returns once its input is validated but its behaviour is not built.
-pub(crate) fn not_built(ctx: &Context, command: &str) -> anyhow::Error {
-    NotBuilt { command: format!("{} {command}", ctx.parent()), instead: None }.into()
 }
 
 /// Validates a member cluster name (join, unjoin, register, unregister) with upstream's message.

@@ -5,6 +5,7 @@ use clap::Args;
 use super::connection::ClusterConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::pull::RegisterOptions;
 
 /// Register a cluster to Karmada control plane with Pull mode.
 #[derive(Debug, Args)]
@@ -73,6 +74,17 @@ pub struct RegisterArgs {
     /// Address of the proxy server the agent uses to reach the member's API server.
     #[arg(long)]
     pub proxy_server_address: Option<String>,
+
+    /// Where the agent runs: 'deployment' deploys the karmada-agent image into the member (as
+    /// upstream does); 'local' runs the agent built into this binary as a background process on
+    /// this machine, for members it can reach (simulated members, bastion hosts).
+    #[arg(long, value_enum, default_value = "deployment", hide_possible_values = true)]
+    pub agent_mode: crate::pull::AgentMode,
+
+    /// Directory of the local agent's kubeconfig, pid and log (with --agent-mode=local)
+    /// [default: ~/.karmada/agents/<cluster>].
+    #[arg(long, value_name = "PATH")]
+    pub agent_dir: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
@@ -96,7 +108,7 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
         )
         .into());
     };
-    crate::pki::token::BootstrapToken::parse(token)?;
+    let token = crate::pki::token::BootstrapToken::parse(token)?;
     if args.discovery_token_ca_cert_hash.is_empty() && !args.discovery_token_unsafe_skip_ca_verification {
         return Err(UsageError::with_hint(
             "need to verify CACertHashes, or set --discovery-token-unsafe-skip-ca-verification=true",
@@ -104,17 +116,61 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
         )
         .into());
     }
+    let mut pins = vec![];
     for pin in &args.discovery_token_ca_cert_hash {
-        pin.parse::<crate::pki::CaPin>()?;
+        pins.push(pin.parse::<crate::pki::CaPin>()?);
     }
-    super::parse_duration("discovery-timeout", &args.discovery_timeout)?;
+    let discovery_timeout = super::parse_duration("discovery-timeout", &args.discovery_timeout)?;
     let member = super::connection::load(args.member.kubeconfig.as_deref())?;
     let choice = crate::kubeconfig::rules::host_context(args.member.context.as_deref().unwrap_or_default());
-    member.resolve(choice.as_deref())?;
+    let resolved = member.resolve(choice.as_deref())?;
     let cluster_name = match &args.cluster_name {
         Some(name) => name.clone(),
         None => crate::kubeconfig::rules::register_default_cluster_name(member.config(), &choice)?,
     };
     super::check_cluster_name(&cluster_name)?;
-    Err(super::not_built(ctx, "register"))
+    let member_kubeconfig = match args.member.kubeconfig.as_deref().filter(|k| !k.is_empty()) {
+        Some(path) => Some(std::path::absolute(path)?),
+        None => None,
+    };
+    let opts = RegisterOptions {
+        endpoint: args.endpoint[0].clone(),
+        token,
+        pins,
+        discovery_timeout,
+        agent_dir: args.agent_dir.clone().unwrap_or_else(|| crate::pull::local_agent::default_dir(&cluster_name)),
+        cluster_name,
+        cluster_namespace: args.cluster_namespace.clone(),
+        namespace: args.namespace.clone(),
+        provider: args.attributes.cluster_provider.clone().unwrap_or_default(),
+        region: args.attributes.cluster_region.clone().unwrap_or_default(),
+        zones: args.attributes.cluster_zones.clone(),
+        cert_rotation: args.enable_cert_rotation,
+        image: args.karmada_agent_image.clone(),
+        replicas: args.karmada_agent_replicas,
+        cert_expiration_seconds: args.cert_expiration_seconds,
+        proxy_server_address: args.proxy_server_address.clone().unwrap_or_default(),
+        dry_run: args.dry_run,
+        mode: args.agent_mode,
+        member_server: resolved.cluster.server.clone(),
+        member_context: resolved.context_name.clone(),
+        member_kubeconfig,
+        parent: ctx.parent().to_string(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let member = crate::membership::connect(
+            crate::membership::Side::Member,
+            &member,
+            choice.as_deref(),
+            &crate::membership::Impersonation::default(),
+        )
+        .await?;
+        let out = |line: &str| {
+            let _ = ctx.printer.line(line);
+        };
+        // Reaching the member first gives errors that name it.
+        let member_id = crate::membership::member_side::cluster_id(&member.client, &member.target).await?;
+        crate::pull::register(&member.client, &member_id, &opts, &out).await
+    })
 }

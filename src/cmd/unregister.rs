@@ -52,6 +52,11 @@ pub struct UnregisterArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// Directory of a local agent started by 'register --agent-mode=local'
+    /// [default: ~/.karmada/agents/<cluster>].
+    #[arg(long, value_name = "PATH")]
+    pub agent_dir: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     pub ignored: IgnoredKubeconfig,
 }
@@ -73,13 +78,46 @@ pub fn run(args: UnregisterArgs, ctx: &Context) -> anyhow::Result<()> {
         )
         .into());
     }
-    super::unjoin::positive_wait(&args.wait)?;
+    let wait = super::unjoin::positive_wait(&args.wait)?;
     let choice =
         crate::kubeconfig::rules::unregister_cluster_context(args.cluster_context.as_deref().unwrap_or_default());
-    super::connection::resolve(args.cluster_kubeconfig.as_deref(), &choice)?;
-    if let Some(path) = args.karmada_config.as_deref() {
-        let choice = crate::kubeconfig::rules::factory_context(args.karmada_context.as_deref().unwrap_or_default());
-        super::connection::resolve(Some(path), &choice)?;
-    }
-    Err(super::not_built(ctx, "unregister"))
+    let member = super::connection::load(args.cluster_kubeconfig.as_deref())?;
+    member.resolve(choice.as_deref())?;
+    let karmada = match args.karmada_config.as_deref() {
+        Some(path) => {
+            let choice = crate::kubeconfig::rules::factory_context(args.karmada_context.as_deref().unwrap_or_default());
+            let loaded = super::connection::load(Some(path))?;
+            loaded.resolve(choice.as_deref())?;
+            Some((loaded, choice))
+        }
+        None => None,
+    };
+    let opts = crate::pull::UnregisterOptions {
+        cluster_name: name.to_string(),
+        namespace: args.namespace.clone(),
+        agent_name: args.agent_name.clone(),
+        cluster_namespace: args.cluster_namespace.clone(),
+        wait,
+        dry_run: args.dry_run,
+        agent_dir: args.agent_dir.clone().unwrap_or_else(|| crate::pull::local_agent::default_dir(name)),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        use crate::membership::{Impersonation, Side, connect};
+        let member = connect(Side::Member, &member, choice.as_deref(), &Impersonation::default()).await?;
+        let explicit = match &karmada {
+            Some((loaded, choice)) => {
+                Some(connect(Side::Karmada, loaded, choice.as_deref(), &Impersonation::default()).await?.client)
+            }
+            None => None,
+        };
+        let admin = explicit.is_some();
+        // Reaching the member first gives errors that name it.
+        crate::membership::member_side::cluster_id(&member.client, &member.target).await?;
+        let plane = crate::pull::karmada_client(&member.client, explicit, &opts).await?;
+        let out = |line: &str| {
+            let _ = ctx.printer.line(line);
+        };
+        crate::pull::unregister(&member.client, &plane, admin, &opts, &out).await
+    })
 }

@@ -41,6 +41,20 @@ struct ParsedCsr {
 
 const LABELS: &[&str] = &["CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST"];
 
+/// A PEM certificate signing request for `subject` (one `O` per organization, no SANs), signed
+/// by `key`, as a client asking for a client certificate sends it.
+pub fn create_csr(key: &super::PrivateKey, subject: &Subject) -> Result<String, PkiError> {
+    let mut params = rcgen::CertificateParams::default();
+    let mut dn = rcgen::DistinguishedName::new();
+    for o in &subject.organizations {
+        dn.push(rcgen::DnType::OrganizationName, o.as_str());
+    }
+    dn.push(rcgen::DnType::CommonName, subject.common_name.as_str());
+    params.distinguished_name = dn;
+    let request = params.serialize_request(key.pair()).map_err(|e| PkiError::InvalidCsr { source: Box::new(e) })?;
+    request.pem().map_err(|e| PkiError::InvalidCsr { source: Box::new(e) })
+}
+
 /// Parses the first request in `csr_pem` and verifies its signature.
 pub fn inspect_csr(csr_pem: &str) -> Result<CsrInfo, PkiError> {
     parse(csr_pem).map(|p| p.info)

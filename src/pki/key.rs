@@ -84,6 +84,11 @@ impl PrivateKey {
         self.pair.public_key_pem()
     }
 
+    /// The rcgen key pair, for signing requests in this module tree.
+    pub(super) fn pair(&self) -> &KeyPair {
+        &self.pair
+    }
+
     /// The DER SubjectPublicKeyInfo of the public key.
     pub fn public_key_der(&self) -> Vec<u8> {
         rcgen::PublicKeyData::subject_public_key_info(&self.pair)

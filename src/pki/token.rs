@@ -201,7 +201,7 @@ fn is_token_chars(s: &str, len: usize) -> bool {
 
 /// `n` characters from `0-9a-z`. Bytes of 252 and above are thrown away so that `b % 36` is
 /// uniform (252 = 7 × 36); otherwise the first four characters would be slightly likelier.
-fn random_chars(n: usize) -> Result<String, TokenError> {
+pub fn random_chars(n: usize) -> Result<String, TokenError> {
     let mut out = String::with_capacity(n);
     let mut buf = [0u8; 64];
     while out.len() < n {

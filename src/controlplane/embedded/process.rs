@@ -30,7 +30,12 @@ pub enum ProcessError {
 /// Starts `exe args…` in its own session (so closing the terminal does not stop it), with
 /// stdin closed and stdout/stderr appended to the plane's log file, and records its pid.
 pub fn spawn_detached(exe: &Path, args: &[OsString], layout: &Layout) -> Result<u32, ProcessError> {
-    let log_path = layout.log_file();
+    spawn_detached_to(exe, args, &layout.log_file(), &layout.pid_file())
+}
+
+/// [`spawn_detached`] with the log and pid files named by the caller (a local agent has its own).
+pub fn spawn_detached_to(exe: &Path, args: &[OsString], log_path: &Path, pid_path: &Path) -> Result<u32, ProcessError> {
+    let log_path = log_path.to_path_buf();
     let log_err = |source| ProcessError::Log { path: log_path.clone(), source };
     if let Some(dir) = log_path.parent() {
         std::fs::create_dir_all(dir).map_err(log_err)?;
@@ -50,7 +55,7 @@ pub fn spawn_detached(exe: &Path, args: &[OsString], layout: &Layout) -> Result<
     }
     let child = cmd.spawn().map_err(ProcessError::Spawn)?;
     let pid = child.id();
-    let pid_path = layout.pid_file();
+    let pid_path = pid_path.to_path_buf();
     std::fs::write(&pid_path, format!("{pid}\n")).map_err(|source| ProcessError::PidFile { path: pid_path, source })?;
     // The child is deliberately not waited for: it outlives this process. Dropping `Child`
     // does not kill it.
@@ -79,7 +84,7 @@ pub fn is_plane_process(pid: u32, data_dir: &Path) -> bool {
 }
 
 /// Alive and not a zombie waiting to be reaped.
-fn is_alive(pid: u32) -> bool {
+pub fn is_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state letter follows the parenthesised command name, which may contain spaces.
         Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) != Some("Z"),

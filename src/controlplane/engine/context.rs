@@ -70,8 +70,18 @@ pub struct Queues {
     pub namespaces: Arc<Queue<String>>,
 }
 
+/// Which clusters this engine executes Works for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// The plane's engine: every Push member.
+    Plane,
+    /// An agent in one Pull member: that cluster only.
+    Agent { cluster: String },
+}
+
 pub struct Engine {
     pub client: Client,
+    pub scope: Scope,
     pub caches: Caches,
     pub queues: Queues,
     pub templates: Mutex<HashMap<GroupVersionKind, TemplateSource>>,
@@ -119,8 +129,21 @@ where
     K: Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
     K::DynamicType: Default + Eq + Hash + Clone,
 {
+    follow_config(api, watcher::Config::default(), on)
+}
+
+/// [`follow`] with selectors.
+pub fn follow_config<K>(
+    api: Api<K>,
+    config: watcher::Config,
+    on: impl Fn(&K, bool) + Send + 'static,
+) -> (Store<K>, JoinHandle<()>)
+where
+    K: Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+    K::DynamicType: Default + Eq + Hash + Clone,
+{
     let (reader, writer) = reflector::store();
-    let stream = watcher(api, watcher::Config::default()).default_backoff().reflect(writer);
+    let stream = watcher(api, config).default_backoff().reflect(writer);
     (reader, tokio::spawn(drive(stream, on)))
 }
 

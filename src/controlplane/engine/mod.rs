@@ -13,6 +13,7 @@
 //! * `execution`: Works → objects in Push members, and their status back into the Works.
 //! * `aggregate`: Works' status → the binding's and the template's status.
 
+pub mod agent;
 pub mod aggregate;
 pub mod bindings;
 pub mod context;
@@ -41,14 +42,14 @@ use kube::runtime::reflector::Store;
 use kube::runtime::reflector::store::WriterDropped;
 use kube::{Client, ResourceExt};
 
-use context::{BindingKey, Caches, Engine, Queues, WorkKey, follow};
+use context::{BindingKey, Caches, Engine, Queues, Scope, WorkKey, follow};
 use queue::Queue;
 
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::work::Work;
 
 /// Workers per controller: the API server is local, so a few concurrent requests keep it busy.
-const WORKERS: usize = 4;
+pub(crate) const WORKERS: usize = 4;
 
 /// Runs the engine until the client's server goes away.
 pub async fn run(client: Client) {
@@ -163,6 +164,7 @@ pub async fn run(client: Client) {
 
     let engine = Arc::new(Engine {
         client,
+        scope: Scope::Plane,
         caches: Caches {
             clusters,
             propagation_policies,
@@ -264,7 +266,7 @@ where
 }
 
 /// A worker loop over one queue.
-fn worker<K, F, Fut>(
+pub(crate) fn worker<K, F, Fut>(
     engine: &Arc<Engine>,
     queue: impl Fn(&Engine) -> Arc<Queue<K>>,
     handle: F,
@@ -298,7 +300,7 @@ fn fingerprint(c: &Cluster) -> String {
     serde_json::json!([c.labels(), c.spec, c.metadata.deletion_timestamp, ready, c.uid()]).to_string()
 }
 
-fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
+pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
     for b in engine.all_bindings() {
         let key = b.key();
         engine.queues.schedule.add(key.clone());

@@ -9,8 +9,8 @@
 
 pub mod credentials;
 mod lifecycle;
-mod probe;
-mod status;
+pub mod probe;
+pub mod status;
 mod taints;
 
 use std::collections::HashMap;

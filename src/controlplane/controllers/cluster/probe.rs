@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::ClusterControllerConfig;
 use super::status::{self, Debounce, Health};
-use crate::karmada::api::cluster::{ApiEnablement, ApiResource, Cluster};
+use crate::karmada::api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 
 /// How long discovered API enablements are reused before they are read again.
 const API_ENABLEMENTS_TTL: Duration = Duration::from_secs(60);
@@ -54,7 +54,7 @@ pub async fn run(client: Client, config: ClusterControllerConfig, name: String) 
 }
 
 /// What one probe found.
-struct Observation {
+pub struct Observation {
     health: Health,
     version: Option<String>,
     nodes: Option<Vec<Node>>,
@@ -86,7 +86,17 @@ async fn observe(
         },
         Err(health) => return Observation::failed(health),
     };
-    let health = match health(&client, config.probe_timeout).await {
+    observe_member(&client, config, enablements).await
+}
+
+/// What a member reached through `client` reports: health, version, nodes, pods and (reused
+/// for a while) its API enablements. The agent of a Pull member calls this with its own client.
+pub async fn observe_member(
+    client: &Client,
+    config: ClusterControllerConfig,
+    enablements: &mut Option<(Instant, String, Vec<ApiEnablement>)>,
+) -> Observation {
+    let health = match health(client, config.probe_timeout).await {
         Ok(h) => h,
         Err(h) => return Observation::failed(h),
     };
@@ -105,7 +115,7 @@ async fn observe(
     };
     let version_key = version.clone().unwrap_or_default();
     let fresh = enablements.as_ref().is_some_and(|(at, v, _)| at.elapsed() < API_ENABLEMENTS_TTL && *v == version_key);
-    if !fresh && let Ok(Ok(found)) = tokio::time::timeout(config.probe_timeout * 4, discover(&client)).await {
+    if !fresh && let Ok(Ok(found)) = tokio::time::timeout(config.probe_timeout * 4, discover(client)).await {
         *enablements = Some((Instant::now(), version_key, found));
     }
     Observation { health, version, nodes, pods, enablements: enablements.as_ref().map(|(_, _, e)| e.clone()) }
@@ -205,6 +215,16 @@ fn status_patch(
     debounce: &mut Debounce,
     config: ClusterControllerConfig,
 ) -> Option<serde_json::Value> {
+    next_status(cluster, found, debounce, config).map(|next| json!({ "status": next }))
+}
+
+/// The status the Cluster should have after what was found, or `None` when it has it already.
+pub fn next_status(
+    cluster: &Cluster,
+    found: &Observation,
+    debounce: &mut Debounce,
+    config: ClusterControllerConfig,
+) -> Option<ClusterStatus> {
     let current = cluster.status.clone().unwrap_or_default();
     let conditions = current.conditions.clone().unwrap_or_default();
     let ready_now = conditions.iter().find(|c| c.type_ == status::READY);
@@ -240,5 +260,5 @@ fn status_patch(
     if next == current {
         return None;
     }
-    Some(json!({"status": next}))
+    Some(next)
 }

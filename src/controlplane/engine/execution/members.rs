@@ -1,4 +1,4 @@
-//! Clients for Push members, kept per cluster while its endpoint and credentials stay the
+//! Clients for Push members (or an agent's one Pull member), kept per cluster while its endpoint and credentials stay the
 //! same, and watchers on the objects the engine applied there, whose changes flow back into
 //! the Works' status.
 
@@ -40,13 +40,43 @@ impl Drop for Member {
 #[derive(Default)]
 pub struct Members {
     members: Mutex<HashMap<String, Member>>,
+    /// An agent's own member: its client is given, never built from plane secrets, and kinds
+    /// are looked up in the member's discovery (the agent may not read the plane's).
+    fixed: Option<(String, Client)>,
     /// Resources by kind, from the plane's discovery (the plane serves every kind it
     /// propagates).
     resources: Mutex<HashMap<GroupVersionKind, (ApiResource, bool)>>,
 }
 
 impl Members {
-    pub async fn client(&self, engine: &Engine, cluster: &Cluster) -> Result<Client, String> {
+    /// An agent's view: one member, reached with the client it was started with.
+    pub fn fixed(cluster: &str, client: Client) -> Self {
+        let member = Member {
+            spec_key: Default::default(),
+            identity: String::new(),
+            checked: Instant::now(),
+            client: client.clone(),
+            watched: HashMap::new(),
+        };
+        Self {
+            members: Mutex::new(HashMap::from([(cluster.to_string(), member)])),
+            resources: Mutex::default(),
+            fixed: Some((cluster.to_string(), client)),
+        }
+    }
+
+    /// The client for the member `name`; the plane needs its Cluster to build one.
+    pub async fn client_for(&self, engine: &Engine, name: &str, cluster: Option<&Cluster>) -> Result<Client, String> {
+        if let Some((own, client)) = &self.fixed {
+            return if own == name { Ok(client.clone()) } else { Err(format!("this agent serves {own}, not {name}")) };
+        }
+        match cluster {
+            Some(c) => self.client(engine, c).await,
+            None => Err(format!("the cluster {name} does not exist")),
+        }
+    }
+
+    async fn client(&self, engine: &Engine, cluster: &Cluster) -> Result<Client, String> {
         let name = cluster.name_any();
         let spec_key = (cluster.uid().unwrap_or_default(), cluster.metadata.generation);
         {
@@ -84,6 +114,9 @@ impl Members {
 
     /// Forgets a cluster that went away.
     pub fn forget(&self, cluster: &str) {
+        if self.fixed.is_some() {
+            return;
+        }
         self.members.lock().unwrap_or_else(|e| e.into_inner()).remove(cluster);
     }
 
@@ -92,7 +125,8 @@ impl Members {
         if let Some(r) = self.resources.lock().unwrap_or_else(|e| e.into_inner()).get(gvk) {
             return Ok(r.clone());
         }
-        let (resource, caps) = kube::discovery::pinned_kind(&engine.client, gvk)
+        let discovery = self.fixed.as_ref().map(|(_, c)| c).unwrap_or(&engine.client);
+        let (resource, caps) = kube::discovery::pinned_kind(discovery, gvk)
             .await
             .map_err(|e| format!("the kind {} is not served: {e}", gvk.kind))?;
         let found = (resource, caps.scope == kube::discovery::Scope::Namespaced);

@@ -16,7 +16,7 @@ use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
 
 use super::bindings::set_condition;
-use super::context::{Engine, WorkKey};
+use super::context::{Engine, Scope, WorkKey};
 use super::detector::gvk_of;
 use super::names;
 use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
@@ -57,28 +57,34 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     let Some(cluster) = cluster else {
         return Ok(());
     };
-    if cluster.spec.sync_mode != ClusterSyncMode::Push || cluster.metadata.deletion_timestamp.is_some() {
+    if !executes_for(engine, &cluster) || cluster.metadata.deletion_timestamp.is_some() {
         return Ok(());
     }
     if work.spec.suspend_dispatching == Some(true) {
         return Ok(());
+    }
+    // The finalizer is what lets this controller remove the member copies later; a Work made
+    // by hand (not by the binding controller) gets it before anything is applied.
+    if !work.finalizers().iter().any(|f| f == names::EXECUTION_FINALIZER) {
+        return add_finalizer(engine, key, &work).await;
     }
     let stamp = (work.uid().unwrap_or_default(), work.metadata.generation);
     let already = engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).get(key).is_some_and(|s| *s == stamp);
     if already {
         return Ok(());
     }
-    let client = match engine.members.client(engine, &cluster).await {
+    let client = match engine.members.client_for(engine, cluster_name, Some(&cluster)).await {
         Ok(c) => c,
         Err(e) => {
             write_applied(engine, key, &work, Err(format!("cannot reach cluster {cluster_name}: {e}"))).await;
             return Err(e);
         }
     };
-    let work_id = work.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned().unwrap_or_default();
+    let work_id = work_id(&work);
     let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
     let mut outcome = Ok(());
     for manifest in &manifests {
+        let manifest = &identify(manifest, &work_id, key);
         let gvk =
             gvk_of(manifest["apiVersion"].as_str().unwrap_or_default(), manifest["kind"].as_str().unwrap_or_default());
         let resource = match engine.members.resource(engine, &gvk).await {
@@ -118,6 +124,46 @@ fn member_api(
         (true, Some(ns)) => Api::namespaced_with(client.clone(), ns, &resource.0),
         (true, None) => Api::default_namespaced_with(client.clone(), &resource.0),
         (false, _) => Api::all_with(client.clone(), &resource.0),
+    }
+}
+
+/// The id member copies carry: the permanent id the binding controller gave the Work, else
+/// (a Work made by hand) its uid, which no other Work can have either.
+fn work_id(work: &Work) -> String {
+    work.labels()
+        .get(names::WORK_PERMANENT_ID_LABEL)
+        .cloned()
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| work.uid().unwrap_or_default())
+}
+
+/// The manifest with the labels and annotations that tie its member copy to this Work (the
+/// binding controller sets them too; a Work made by hand has none).
+fn identify(manifest: &Value, work_id: &str, key: &WorkKey) -> Value {
+    let mut m = manifest.clone();
+    let meta = &mut m["metadata"];
+    if !meta["labels"].is_object() {
+        meta["labels"] = json!({});
+    }
+    meta["labels"][names::MANAGED_LABEL] = json!("true");
+    meta["labels"][names::WORK_PERMANENT_ID_LABEL] = json!(work_id);
+    if !meta["annotations"].is_object() {
+        meta["annotations"] = json!({});
+    }
+    meta["annotations"][names::WORK_NAME_ANNOTATION] = json!(key.name);
+    meta["annotations"][names::WORK_NAMESPACE_ANNOTATION] = json!(key.namespace);
+    m
+}
+
+async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<(), String> {
+    let mut marked = work.clone();
+    marked.metadata.finalizers.get_or_insert_with(Vec::new).push(names::EXECUTION_FINALIZER.into());
+    let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
+    match api.replace(&key.name, &PostParams::default(), &marked).await {
+        // The update comes back through the watch and is applied then.
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        Err(e) => Err(e.to_string()),
     }
 }
 
@@ -213,14 +259,18 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
     let Some(index) = finalizers.iter().position(|f| f == names::EXECUTION_FINALIZER) else {
         return Ok(());
     };
-    let reachable = cluster.is_some_and(|c| {
-        c.metadata.deletion_timestamp.is_none() && c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)
-    });
-    if let (Some(cluster), true) = (cluster, reachable)
-        && work.spec.preserve_resources_on_deletion != Some(true)
-    {
-        let client = engine.members.client(engine, cluster).await?;
-        let work_id = work.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned().unwrap_or_default();
+    let reachable = match &engine.scope {
+        Scope::Plane => cluster.is_some_and(|c| {
+            c.metadata.deletion_timestamp.is_none() && c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)
+        }),
+        // The agent runs beside its member: it can always clean up, even while its Cluster
+        // is being removed (unregister deletes the Works first for this reason).
+        Scope::Agent { cluster: own } => names::cluster_of_execution_space(&key.namespace) == Some(own.as_str()),
+    };
+    if reachable && work.spec.preserve_resources_on_deletion != Some(true) {
+        let cluster_name = names::cluster_of_execution_space(&key.namespace).unwrap_or_default();
+        let client = engine.members.client_for(engine, cluster_name, cluster).await?;
+        let work_id = work_id(work);
         for manifest in work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default() {
             let gvk: GroupVersionKind = gvk_of(
                 manifest["apiVersion"].as_str().unwrap_or_default(),
@@ -246,16 +296,33 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
             }
         }
     }
-    let patch = json!([
-        {"op": "test", "path": format!("/metadata/finalizers/{index}"), "value": names::EXECUTION_FINALIZER},
-        {"op": "remove", "path": format!("/metadata/finalizers/{index}")},
-    ]);
-    let patch: json_patch::Patch = serde_json::from_value(patch).map_err(|e| e.to_string())?;
+    release(engine, key, work, index).await
+}
+
+/// Drops the execution finalizer with an update guarded by the resourceVersion: an agent's
+/// role may update Works but not patch them, as upstream's agent Role grants.
+async fn release(engine: &Engine, key: &WorkKey, work: &Work, index: usize) -> Result<(), String> {
+    let mut released = work.clone();
+    if let Some(f) = released.metadata.finalizers.as_mut() {
+        f.remove(index);
+    }
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
-    match api.patch(&key.name, &PatchParams::default(), &Patch::<()>::Json(patch)).await {
+    match api.replace(&key.name, &PostParams::default(), &released).await {
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        // A newer version arrives through the watch and is handled again.
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Whether this engine applies the Works of `cluster`: the plane applies to Push members, an
+/// agent to its own Pull member.
+fn executes_for(engine: &Engine, cluster: &Cluster) -> bool {
+    match &engine.scope {
+        Scope::Plane => cluster.spec.sync_mode == ClusterSyncMode::Push,
+        Scope::Agent { cluster: own } => {
+            cluster.spec.sync_mode == ClusterSyncMode::Pull && cluster.metadata.name.as_deref() == Some(own.as_str())
+        }
     }
 }
 

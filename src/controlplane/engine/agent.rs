@@ -1,0 +1,101 @@
+//! The engine as a Pull member's agent runs it: only the execution and Work-status
+//! controllers, for the Works in the member's own execution namespace, with the agent's
+//! credentials in the plane (which may read nothing else) and its own client for the member.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use kube::api::Api;
+use kube::runtime::reflector;
+use kube::runtime::watcher;
+use kube::{Client, ResourceExt};
+
+use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
+use super::queue::Queue;
+use super::{WORKERS, execution, names, on_fleet_change, worker};
+use crate::karmada::api::cluster::Cluster;
+use crate::karmada::api::work::Work;
+
+/// Applies `cluster`'s Works to the member until the plane connection is dropped for good.
+pub async fn run(plane: Client, member: Client, cluster: String) {
+    let slot: Arc<OnceLock<Weak<Engine>>> = Arc::new(OnceLock::new());
+    let with = |slot: &Arc<OnceLock<Weak<Engine>>>| {
+        let slot = slot.clone();
+        move || slot.get().and_then(Weak::upgrade)
+    };
+    let mut tasks = vec![];
+
+    // The agent's role lets it list and watch Clusters; it follows only its own.
+    let get = with(&slot);
+    let own = cluster.clone();
+    let clusters_api: Api<Cluster> = Api::all(plane.clone());
+    let config = watcher::Config::default().fields(&format!("metadata.name={cluster}"));
+    let (clusters, t) = follow_config(clusters_api, config, move |_c: &Cluster, _| {
+        if let Some(engine) = get() {
+            on_fleet_change(&engine, &own);
+        }
+    });
+    tasks.push(t);
+
+    let get = with(&slot);
+    let space = names::execution_space(&cluster);
+    let (works, t) = follow(Api::<Work>::namespaced(plane.clone(), &space), move |w: &Work, _| {
+        if let Some(engine) = get() {
+            engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
+        }
+    });
+    tasks.push(t);
+
+    let engine = Arc::new(Engine {
+        client: plane,
+        scope: Scope::Agent { cluster: cluster.clone() },
+        caches: Caches {
+            clusters,
+            propagation_policies: reflector::store().0,
+            cluster_propagation_policies: reflector::store().0,
+            override_policies: reflector::store().0,
+            cluster_override_policies: reflector::store().0,
+            bindings: reflector::store().0,
+            cluster_bindings: reflector::store().0,
+            works,
+            namespaces: reflector::store().0,
+        },
+        queues: Queues {
+            detect: Queue::new(),
+            schedule: Queue::new(),
+            render: Queue::new(),
+            aggregate: Queue::new(),
+            execute: Queue::new(),
+            reflect: Queue::new(),
+            namespaces: Queue::new(),
+        },
+        templates: Mutex::new(HashMap::new()),
+        starting: Mutex::new(Default::default()),
+        tasks: Mutex::new(tasks),
+        members: execution::members::Members::fixed(&cluster, member),
+        written: Mutex::new(HashMap::new()),
+        applied: execution::Applied::default(),
+    });
+    let _ = slot.set(Arc::downgrade(&engine));
+    if engine.caches.works.wait_until_ready().await.is_err() || engine.caches.clusters.wait_until_ready().await.is_err()
+    {
+        return;
+    }
+    for w in engine.caches.works.state() {
+        engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
+    }
+    let mut workers = vec![];
+    for _ in 0..WORKERS {
+        workers.push(worker(
+            &engine,
+            |e| e.queues.execute.clone(),
+            |e, k| async move { execution::reconcile(&e, &k).await },
+        ));
+        workers.push(worker(
+            &engine,
+            |e| e.queues.reflect.clone(),
+            |e, k| async move { execution::reflect::reconcile(&e, &k).await },
+        ));
+    }
+    futures::future::join_all(workers).await;
+}

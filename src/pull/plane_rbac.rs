@@ -1,0 +1,84 @@
+//! What `register` grants a Pull member's agent in the plane (step 5 of upstream's register):
+//! its own Cluster, the Leases, and the objects of its own namespaces, nothing else.
+
+use serde_json::{Value, json};
+
+use crate::karmada::api::cluster::Cluster;
+
+const RBAC: &str = "rbac.authorization.k8s.io";
+const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
+
+/// The user the agent's certificate names.
+pub fn agent_user(cluster: &str) -> String {
+    format!("{}{cluster}", super::certificate::AGENT_USER_PREFIX)
+}
+
+pub fn cluster_role_name(cluster: &str) -> String {
+    format!("system:karmada:{cluster}:agent")
+}
+pub fn secret_role_name(cluster: &str) -> String {
+    format!("system:karmada:{cluster}:agent-secret")
+}
+pub fn work_role_name(cluster: &str) -> String {
+    format!("system:karmada:{cluster}:agent-work")
+}
+
+fn labels() -> Value {
+    json!({"karmada.io/system": "true"})
+}
+
+/// The namespaces the agent works in: the cluster namespace (secrets), the Lease namespace and
+/// the execution namespace.
+pub fn namespaces(cluster: &str, cluster_namespace: &str) -> Vec<String> {
+    let mut out = vec![cluster_namespace.to_string()];
+    if cluster_namespace != crate::wellknown::KARMADA_CLUSTER_NAMESPACE {
+        out.push(crate::wellknown::KARMADA_CLUSTER_NAMESPACE.into());
+    }
+    out.push(crate::membership::execution_space(cluster));
+    out
+}
+
+pub fn namespace(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels()}})
+}
+
+/// The ClusterRole, ClusterRoleBinding, Roles and RoleBindings, in creation order.
+pub fn objects(cluster: &str, cluster_namespace: &str) -> Vec<Value> {
+    let user = agent_user(cluster);
+    let subject = json!([{"apiGroup": RBAC, "kind": "User", "name": user}]);
+    let es = crate::membership::execution_space(cluster);
+    let cr = cluster_role_name(cluster);
+    let secret_role = secret_role_name(cluster);
+    let work_role = work_role_name(cluster);
+    let group = <Cluster as kube::Resource>::group(&()).into_owned();
+    vec![
+        json!({"apiVersion": RBAC_V1, "kind": "ClusterRole", "metadata": {"name": cr, "labels": labels()},
+        "rules": [
+            {"apiGroups": [group], "resources": ["clusters"], "resourceNames": [cluster], "verbs": ["get", "delete"]},
+            {"apiGroups": [group], "resources": ["clusters"], "verbs": ["create", "list", "watch"]},
+            {"apiGroups": [group], "resources": ["clusters/status"], "resourceNames": [cluster], "verbs": ["update"]},
+            {"apiGroups": ["config.karmada.io"], "resources": ["resourceinterpreterwebhookconfigurations", "resourceinterpretercustomizations"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["namespaces"], "verbs": ["get"]},
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["get", "create", "update"]},
+            {"apiGroups": ["certificates.k8s.io"], "resources": ["certificatesigningrequests"], "verbs": ["get", "create"]},
+            {"apiGroups": [""], "resources": ["services"], "verbs": ["list", "watch"]},
+            {"apiGroups": [""], "resources": ["events"], "verbs": ["patch", "create", "update"]},
+        ]}),
+        json!({"apiVersion": RBAC_V1, "kind": "ClusterRoleBinding", "metadata": {"name": cr, "labels": labels()},
+            "roleRef": {"apiGroup": RBAC, "kind": "ClusterRole", "name": cr}, "subjects": subject}),
+        json!({"apiVersion": RBAC_V1, "kind": "Role", "metadata": {"name": secret_role, "namespace": cluster_namespace, "labels": labels()},
+        "rules": [
+            {"apiGroups": [""], "resources": ["secrets"], "resourceNames": [cluster, format!("{cluster}-impersonator")], "verbs": ["get", "patch"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]},
+        ]}),
+        json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "metadata": {"name": secret_role, "namespace": cluster_namespace, "labels": labels()},
+            "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": secret_role}, "subjects": subject}),
+        json!({"apiVersion": RBAC_V1, "kind": "Role", "metadata": {"name": work_role, "namespace": es, "labels": labels()},
+        "rules": [
+            {"apiGroups": ["work.karmada.io"], "resources": ["works"], "verbs": ["get", "create", "list", "watch", "update", "delete"]},
+            {"apiGroups": ["work.karmada.io"], "resources": ["works/status"], "verbs": ["patch", "update"]},
+        ]}),
+        json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "metadata": {"name": work_role, "namespace": es, "labels": labels()},
+            "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": work_role}, "subjects": subject}),
+    ]
+}

@@ -1,0 +1,471 @@
+//! Pull mode end to end: `token create --print-register-command` on a real Karmada plane, the
+//! printed command run against a simulated member with the agent built into this binary, Works
+//! applied by the agent and their status reported back, `unregister` leaving nothing behind,
+//! the Deployment path checked object by object, and registrations that must fail and create
+//! nothing.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::Run;
+use common::plane::Plane;
+use serde_json::Value;
+
+/// A simulated member: the same API server in the plain Kubernetes profile, with simulated
+/// workloads (not a real cluster).
+fn member(name: &str) -> Plane {
+    Plane::start_with(&["--profile", "kubernetes", "--simulate-workloads", "--kubeconfig-context", name])
+}
+
+struct Setup {
+    plane: Plane,
+    member: Plane,
+    work: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        Setup { plane: Plane::start(), member: member("pm1"), work: tempfile::tempdir().unwrap() }
+    }
+
+    fn karmadactl(&self, args: &[&str]) -> Run {
+        let mut cmd = common::karmadactl(self.work.path());
+        // Only the plane's kubeconfig is in the environment; the member is always named.
+        cmd.env("KUBECONFIG", &self.plane.kubeconfig).args(args);
+        common::run(cmd)
+    }
+
+    /// The register command `token create` prints, as arguments.
+    fn printed_register(&self, extra: &[&str]) -> Vec<String> {
+        let out = self.karmadactl(&["token", "create", "--print-register-command"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let mut words: Vec<String> = out.stdout.split_whitespace().map(String::from).collect();
+        assert_eq!(words[..2], ["karmadactl", "register"]);
+        words.drain(..1);
+        words.extend(extra.iter().map(|s| s.to_string()));
+        words
+    }
+
+    fn agent_dir(&self) -> PathBuf {
+        self.work.path().join("agent")
+    }
+
+    fn local_register(&self, words: &[String]) -> Run {
+        let member = self.member.kubeconfig.to_str().unwrap().to_string();
+        let dir = self.agent_dir().to_str().unwrap().to_string();
+        let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+        args.extend_from_slice(&[
+            "--kubeconfig",
+            &member,
+            "--cluster-name",
+            "pm1",
+            "--agent-mode",
+            "local",
+            "--agent-dir",
+            &dir,
+            "--discovery-timeout",
+            "20s",
+        ]);
+        self.karmadactl(&args)
+    }
+
+    fn plane_json(&self, args: &[&str]) -> Option<Value> {
+        kubectl_json(&self.plane, args)
+    }
+
+    fn member_json(&self, args: &[&str]) -> Option<Value> {
+        kubectl_json(&self.member, args)
+    }
+
+    /// What a failed registration must not have left in the plane or on disk.
+    fn assert_nothing_created(&self) {
+        assert!(self.plane_json(&["clusters"]).unwrap()["items"].as_array().unwrap().is_empty());
+        assert!(self.plane_json(&["csr"]).unwrap()["items"].as_array().unwrap().is_empty(), "no CSR is left");
+        assert!(self.plane_json(&["clusterrole", "system:karmada:pm1:agent"]).is_none());
+        assert!(self.plane_json(&["namespace", "karmada-es-pm1"]).is_none());
+        assert!(!self.agent_dir().join("karmada-agent.config").exists());
+    }
+}
+
+fn kubectl_json(plane: &Plane, args: &[&str]) -> Option<Value> {
+    let mut all = vec!["get"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", "json", "--ignore-not-found"]);
+    let out = plane.kubectl_ok(&all);
+    (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
+}
+
+fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn condition(obj: &Value, type_: &str) -> Option<String> {
+    obj["status"]["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == type_)
+        .and_then(|c| c["status"].as_str().map(String::from))
+}
+
+fn kubectl_with(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
+    let cache = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(common::kubectl_binary("1.33"));
+    cmd.arg("--kubeconfig").arg(kubeconfig).arg("--cache-dir").arg(cache.path()).args(args);
+    let _ = plane;
+    common::run(cmd)
+}
+
+const WORK: &str = r#"
+apiVersion: work.karmada.io/v1alpha1
+kind: Work
+metadata:
+  name: web-config
+  namespace: karmada-es-pm1
+spec:
+  workload:
+    manifests:
+    - apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: web-config
+        namespace: default
+      data:
+        greeting: hello
+    - apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+        namespace: default
+      spec:
+        replicas: 2
+        selector:
+          matchLabels: {app: web}
+        template:
+          metadata:
+            labels: {app: web}
+          spec:
+            containers:
+            - name: web
+              image: nginx
+"#;
+
+#[test]
+fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_and_unregister_removes_all() {
+    let s = Setup::new();
+    let words = s.printed_register(&[]);
+    let run = s.local_register(&words);
+    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "[preflight] Running pre-flight checks",
+            "[preflight] All pre-flight checks were passed",
+            "[karmada-agent-start] Waiting to perform the TLS Bootstrap",
+            "[karmada-agent-start] Waiting to check cluster exists",
+            "[karmada-agent-start] Assign the necessary RBAC permissions to the agent",
+            "[karmada-agent-start] Waiting to construct karmada-agent kubeconfig",
+            "",
+            "cluster(pm1) is joined successfully",
+        ]
+    );
+
+    // The Cluster is Pull and Ready, with the member's kube-system UID as its id.
+    let cluster = s.plane_json(&["cluster", "pm1"]).expect("the agent registered the Cluster");
+    assert_eq!(cluster["spec"]["syncMode"], "Pull");
+    let kube_system = s.member_json(&["namespace", "kube-system"]).unwrap();
+    assert_eq!(cluster["spec"]["id"], kube_system["metadata"]["uid"]);
+    assert_eq!(condition(&cluster, "Ready").as_deref(), Some("True"));
+    let table = s.plane.kubectl_ok(&["get", "clusters"]);
+    let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(
+        row[..4],
+        [
+            "pm1",
+            s.plane_json(&["cluster", "pm1"]).unwrap()["status"]["kubernetesVersion"].as_str().unwrap(),
+            "Pull",
+            "True"
+        ]
+    );
+    let lease = s.plane_json(&["lease", "pm1", "-n", "karmada-cluster"]).expect("the agent renews its Lease");
+    assert_eq!(lease["spec"]["holderIdentity"], "pm1");
+
+    // The agent's kubeconfig is private and names the agent's own user.
+    let agent_kubeconfig = s.agent_dir().join("karmada-agent.config");
+    assert_eq!(std::fs::metadata(&agent_kubeconfig).unwrap().permissions().mode() & 0o777, 0o600);
+    let whoami = kubectl_with(&s.plane, &agent_kubeconfig, &["auth", "whoami", "-o", "json"]);
+    assert_eq!(whoami.code, 0, "{}", whoami.stderr);
+    let who: Value = serde_json::from_str(&whoami.stdout).unwrap();
+    assert_eq!(who["status"]["userInfo"]["username"], "system:karmada:agent:pm1");
+
+    // The agent may not read another cluster's execution namespace, nor Secrets.
+    s.plane.kubectl_ok(&["create", "namespace", "karmada-es-other"]);
+    let other = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "works", "-n", "karmada-es-other"]);
+    assert_ne!(other.code, 0);
+    assert!(other.stderr.contains("Forbidden") || other.stderr.contains("forbidden"), "{}", other.stderr);
+    let secrets = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "secrets", "-n", "kube-system"]);
+    assert_ne!(secrets.code, 0);
+    assert!(secrets.stderr.contains("forbidden"), "{}", secrets.stderr);
+
+    // A Work in its execution namespace appears in the member, and its status comes back.
+    s.plane.create(WORK);
+    let cm =
+        eventually("the ConfigMap is in the member", || s.member_json(&["configmap", "web-config", "-n", "default"]));
+    assert_eq!(cm["data"]["greeting"], "hello");
+    let work = eventually("the Work reports Applied and the Deployment's status", || {
+        let w = s.plane_json(&["work", "web-config", "-n", "karmada-es-pm1"])?;
+        let statuses = w["status"]["manifestStatuses"].as_array()?.clone();
+        let deployment = statuses.iter().find(|m| m["identifier"]["kind"] == "Deployment")?;
+        (condition(&w, "Applied").as_deref() == Some("True") && deployment["status"]["readyReplicas"] == 2).then_some(w)
+    });
+    let statuses = work["status"]["manifestStatuses"].as_array().unwrap();
+    assert!(statuses.iter().any(|m| m["identifier"]["kind"] == "ConfigMap" && m["health"] == "Healthy"));
+
+    // Deleting the Work removes what the agent applied.
+    s.plane.kubectl_ok(&["delete", "work", "web-config", "-n", "karmada-es-pm1", "--wait=true"]);
+    eventually("the member copies are gone", || {
+        (s.member_json(&["configmap", "web-config", "-n", "default"]).is_none()
+            && s.member_json(&["deployment", "web", "-n", "default"]).is_none())
+        .then_some(())
+    });
+
+    // unregister (with an administrator's kubeconfig, so it may remove the agent's RBAC too).
+    s.plane.create(&WORK.replace("web-config\n  namespace", "second\n  namespace"));
+    eventually("the second Work is applied", || s.member_json(&["deployment", "web", "-n", "default"]));
+    let member = s.member.kubeconfig.to_str().unwrap();
+    let plane = s.plane.kubeconfig.to_str().unwrap();
+    let dir = s.agent_dir();
+    let run = s.karmadactl(&[
+        "unregister",
+        "pm1",
+        "--cluster-kubeconfig",
+        member,
+        "--karmada-config",
+        plane,
+        "--agent-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "unregister failed:\n{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("cluster.cluster.karmada.io \"pm1\" deleted"), "{}", run.stdout);
+    assert!(s.plane_json(&["cluster", "pm1"]).is_none());
+    for (kind, name) in
+        [("clusterrole", "system:karmada:pm1:agent"), ("clusterrolebinding", "system:karmada:pm1:agent")]
+    {
+        assert!(s.plane_json(&[kind, name]).is_none(), "{kind} {name} is left");
+    }
+    assert!(s.plane_json(&["role", "system:karmada:pm1:agent-secret", "-n", "karmada-cluster"]).is_none());
+    assert!(s.plane_json(&["rolebinding", "system:karmada:pm1:agent-secret", "-n", "karmada-cluster"]).is_none());
+    eventually("the execution namespace is gone", || {
+        s.plane_json(&["namespace", "karmada-es-pm1"]).is_none().then_some(())
+    });
+    assert!(s.plane_json(&["csr"]).unwrap()["items"].as_array().unwrap().is_empty(), "no CSR is left");
+    assert!(s.member_json(&["deployment", "web", "-n", "default"]).is_none(), "the Works' objects went first");
+    assert!(!dir.exists(), "the local agent's directory is removed");
+    eventually("the lease is gone", || {
+        s.plane_json(&["lease", "pm1", "-n", "karmada-cluster"]).is_none().then_some(())
+    });
+
+    // Unregistering again finds nothing to remove.
+    let again = s.karmadactl(&[
+        "unregister",
+        "pm1",
+        "--cluster-kubeconfig",
+        member,
+        "--karmada-config",
+        plane,
+        "--agent-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(again.code, 1);
+    assert!(again.stderr.contains("no cluster object pm1 found"), "{}", again.stderr);
+}
+
+#[test]
+fn registrations_that_cannot_be_trusted_fail_and_create_nothing() {
+    let s = Setup::new();
+    let words = s.printed_register(&["--discovery-timeout", "2s"]);
+    let token = words[3].clone();
+    let pin = words[5].clone();
+
+    // A pin of another CA.
+    let mut wrong_pin = words.clone();
+    wrong_pin[5] = format!("sha256:{}", "0".repeat(64));
+    let run = s.local_register(&wrong_pin);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("none of the public keys"), "{}", run.stderr);
+    s.assert_nothing_created();
+
+    // The right token id with another secret: cluster-info's signature does not verify.
+    let mut tampered = words.clone();
+    tampered[3] = format!("{}.{}", &token[..6], "0123456789abcdef");
+    let run = s.local_register(&tampered);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("failed to verify JWS signature"), "{}", run.stderr);
+    s.assert_nothing_created();
+
+    // A deleted token has no signature any more.
+    let del = s.karmadactl(&["token", "delete", &token[..6]]);
+    assert_eq!(del.code, 0, "{}", del.stderr);
+    let run = s.local_register(&[
+        words[0].clone(),
+        words[1].clone(),
+        "--token".into(),
+        token.clone(),
+        "--discovery-token-ca-cert-hash".into(),
+        pin.clone(),
+        "--discovery-timeout".into(),
+        "3s".into(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("token id \"{}\" is invalid", &token[..6])), "{}", run.stderr);
+    s.assert_nothing_created();
+
+    // An expired token likewise.
+    let created = s.karmadactl(&["token", "create", "--ttl", "1s"]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let expired = created.stdout.trim().to_string();
+    std::thread::sleep(Duration::from_secs(2));
+    let run = s.local_register(&[
+        words[0].clone(),
+        words[1].clone(),
+        "--token".into(),
+        expired.clone(),
+        "--discovery-token-ca-cert-hash".into(),
+        pin,
+        "--discovery-timeout".into(),
+        "3s".into(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("is invalid for this cluster or it has expired"), "{}", run.stderr);
+    s.assert_nothing_created();
+
+    // A bootstrap token cannot read Secrets.
+    let kc = s.work.path().join("token.kubeconfig");
+    std::fs::write(
+        &kc,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: p\n  cluster:\n    server: {}\n    insecure-skip-tls-verify: true\nusers:\n- name: t\n  user:\n    token: {}\ncontexts:\n- name: c\n  context: {{cluster: p, user: t}}\ncurrent-context: c\n",
+            s.plane.url, words[3]
+        ),
+    )
+    .unwrap();
+    let fresh = s.karmadactl(&["token", "create"]);
+    let fresh_token = fresh.stdout.trim().to_string();
+    std::fs::write(&kc, std::fs::read_to_string(&kc).unwrap().replace(&words[3], &fresh_token)).unwrap();
+    let read = kubectl_with(&s.plane, &kc, &["get", "secrets", "-n", "kube-system"]);
+    assert_ne!(read.code, 0);
+    assert!(read.stderr.contains("forbidden"), "{}", read.stderr);
+
+    // A member whose agent files are in the way fails its pre-flight checks, exit 1.
+    std::fs::create_dir_all(s.agent_dir()).unwrap();
+    std::fs::write(s.agent_dir().join("karmada-agent.config"), "x").unwrap();
+    let good = s.printed_register(&[]);
+    let run = s.local_register(&good);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("[preflight] Some fatal errors occurred"), "{}", run.stderr);
+    assert!(s.plane_json(&["csr"]).unwrap()["items"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_deployment_path_creates_upstreams_agent_objects_in_the_member() {
+    let s = Setup::new();
+    let words = s.printed_register(&[]);
+    let member = s.member.kubeconfig.to_str().unwrap().to_string();
+    let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+    args.extend_from_slice(&[
+        "--kubeconfig",
+        &member,
+        "--cluster-name",
+        "pm1",
+        "--cluster-provider",
+        "acme",
+        "--cluster-zones",
+        "z1,z2",
+        "--karmada-agent-image",
+        "registry.example/karmada-agent:v9",
+        "--discovery-timeout",
+        "30s",
+    ]);
+    let run = s.karmadactl(&args);
+    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.ends_with("\ncluster(pm1) is joined successfully\n"), "{}", run.stdout);
+
+    let ns = s.member_json(&["namespace", "karmada-system"]).expect("the agent namespace");
+    assert_eq!(ns["metadata"]["labels"]["karmada.io/system"], "true");
+    let secret =
+        s.member_json(&["secret", "karmada-kubeconfig", "-n", "karmada-system"]).expect("the kubeconfig Secret");
+    use base64::Engine as _;
+    let kubeconfig = base64::engine::general_purpose::STANDARD
+        .decode(secret["data"]["karmada-kubeconfig"].as_str().unwrap())
+        .unwrap();
+    let kubeconfig = String::from_utf8(kubeconfig).unwrap();
+    for line in ["current-context: pm1@karmada-apiserver", "- name: pm1", &format!("server: {}", s.plane.url)] {
+        assert!(
+            kubeconfig.lines().any(|l| l.trim() == line),
+            "{line:?} missing from the agent kubeconfig:\n{kubeconfig}"
+        );
+    }
+    assert!(kubeconfig.contains("client-certificate-data:") && kubeconfig.contains("client-key-data:"));
+    let cr = s.member_json(&["clusterrole", "karmada-agent"]).unwrap();
+    assert_eq!(cr["rules"][0]["verbs"][0], "*");
+    assert_eq!(cr["rules"][1]["nonResourceURLs"][0], "*");
+    assert!(s.member_json(&["serviceaccount", "karmada-agent-sa", "-n", "karmada-system"]).is_some());
+    let crb = s.member_json(&["clusterrolebinding", "karmada-agent"]).unwrap();
+    assert_eq!(crb["subjects"][0]["name"], "karmada-agent-sa");
+    let d = s.member_json(&["deployment", "karmada-agent", "-n", "karmada-system"]).unwrap();
+    let c = &d["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(c["image"], "registry.example/karmada-agent:v9");
+    let command: Vec<&str> = c["command"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(
+        command,
+        [
+            "/bin/karmada-agent",
+            "--karmada-kubeconfig=/etc/kubeconfig/karmada-kubeconfig",
+            "--cluster-name=pm1",
+            &format!("--cluster-api-endpoint={}", s.member.url),
+            "--cluster-provider=acme",
+            "--cluster-region=",
+            "--cluster-zones=z1,z2",
+            "--controllers=*",
+            "--proxy-server-address=",
+            "--leader-elect-resource-namespace=karmada-system",
+            "--cluster-namespace=karmada-cluster",
+            "--cluster-status-update-frequency=10s",
+            "--metrics-bind-address=:8080",
+            "--health-probe-bind-address=0.0.0.0:10357",
+            "--v=2",
+        ]
+    );
+    assert_eq!(d["spec"]["template"]["spec"]["serviceAccountName"], "karmada-agent-sa");
+    // The agent's RBAC in the plane.
+    let role = s.plane_json(&["role", "system:karmada:pm1:agent-work", "-n", "karmada-es-pm1"]).unwrap();
+    assert_eq!(role["rules"][0]["resources"][0], "works");
+    let crb = s.plane_json(&["clusterrolebinding", "system:karmada:pm1:agent"]).unwrap();
+    assert_eq!(crb["subjects"][0]["name"], "system:karmada:agent:pm1");
+    // The generator's request is gone; the agent's stays, as upstream leaves it.
+    let csrs = s.plane_json(&["csr"]).unwrap();
+    let names: Vec<&str> =
+        csrs["items"].as_array().unwrap().iter().map(|c| c["metadata"]["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].starts_with("pm1-"), "{names:?}");
+
+    // unregister reads the agent's credentials from the Deployment's Secret.
+    let run = s.karmadactl(&["unregister", "pm1", "--cluster-kubeconfig", &member]);
+    // No Cluster was ever registered (the image cannot run here), but the agent's objects go.
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(s.member_json(&["deployment", "karmada-agent", "-n", "karmada-system"]).is_none());
+    assert!(s.member_json(&["secret", "karmada-kubeconfig", "-n", "karmada-system"]).is_none());
+    assert!(s.member_json(&["clusterrole", "karmada-agent"]).is_none());
+    assert!(run.stderr.contains("--karmada-config"), "it says how to remove the plane-side RBAC: {}", run.stderr);
+}
