@@ -1,0 +1,279 @@
+//! The control-plane side of Pull-mode registration against a real plane: a bootstrap token's
+//! CertificateSigningRequest for an agent identity is auto-approved and signed with the plane's
+//! CA (checked with openssl and by authenticating with the certificate), requests that are not
+//! an agent's stay pending until a human approves them, a bootstrap token can do nothing but
+//! that and read cluster-info, and a Pull cluster's health comes from its agent's Lease without
+//! the plane ever dialling the member.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use common::Run;
+use common::plane::Plane;
+use serde_json::Value;
+
+const AGENT_USAGES: &str = "  - digital signature\n  - key encipherment\n  - client auth\n";
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Polls `check` until it returns a value, failing with `what` after a generous deadline.
+fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A new bootstrap token from `karmadactl token create`.
+fn bootstrap_token(plane: &Plane) -> String {
+    let mut cmd = common::karmadactl(plane.dir.path());
+    cmd.args(["token", "create", "--kubeconfig"]).arg(&plane.kubeconfig);
+    let out = common::run(cmd);
+    assert_eq!(out.code, 0, "token create failed: {}", out.stderr);
+    out.stdout.trim().to_string()
+}
+
+/// A kubeconfig for the plane whose user has the given `user:` fields (YAML, indented 4).
+fn kubeconfig(plane: &Plane, name: &str, user: &str) -> PathBuf {
+    let ca = b64(plane.ca_pem().as_bytes());
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: plane\n  cluster:\n    server: {}\n    certificate-authority-data: {ca}\nusers:\n- name: u\n  user:\n{user}contexts:\n- name: c\n  context:\n    cluster: plane\n    user: u\ncurrent-context: c\n",
+        plane.url
+    );
+    plane.file(&format!("{name}.kubeconfig"), &text)
+}
+
+fn token_kubeconfig(plane: &Plane, name: &str, token: &str) -> PathBuf {
+    kubeconfig(plane, name, &format!("    token: {token}\n"))
+}
+
+fn kubectl_as(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
+    let mut cmd = Command::new(common::kubectl_binary("1.32"));
+    cmd.env_clear()
+        .env("HOME", plane.dir.path())
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .arg("--cache-dir")
+        .arg(plane.dir.path().join("kube-cache-as"))
+        .args(args);
+    common::run(cmd)
+}
+
+fn openssl(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("openssl").current_dir(dir).args(args).output().expect("openssl runs");
+    assert!(out.status.success(), "openssl {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A P-256 key and a PEM certificate request for `subject` (openssl `-subj` form), with
+/// `san` as a subjectAltName extension when given. Returns (key path, request PEM).
+fn request(plane: &Plane, name: &str, subject: &str, san: Option<&str>) -> (PathBuf, String) {
+    let dir = plane.dir.path();
+    let key = format!("{name}.key");
+    let csr = format!("{name}.csr");
+    let mut args = vec![
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        &key,
+        "-subj",
+        subject,
+        "-out",
+        &csr,
+    ];
+    let ext = san.map(|s| format!("subjectAltName={s}"));
+    if let Some(ext) = &ext {
+        args.extend(["-addext", ext]);
+    }
+    openssl(dir, &args);
+    (dir.join(key), std::fs::read_to_string(dir.join(csr)).unwrap())
+}
+
+/// Creates the CSR `name` for `request` as the user of `kubeconfig`.
+fn create_csr(plane: &Plane, kubeconfig: &Path, name: &str, request: &str, usages: &str) {
+    let manifest = format!(
+        "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: {name}\nspec:\n  signerName: kubernetes.io/kube-apiserver-client\n  expirationSeconds: 86400\n  request: {}\n  usages:\n{usages}",
+        b64(request.as_bytes())
+    );
+    let path = plane.file(&format!("{name}.yaml"), &manifest);
+    let out = kubectl_as(plane, kubeconfig, &["create", "-f", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "creating CSR {name} failed: {}", out.stderr);
+}
+
+fn csr(plane: &Plane, name: &str) -> Value {
+    serde_json::from_str(&plane.kubectl_ok(&["get", "csr", name, "-o", "json"])).unwrap()
+}
+
+/// The CSR's issued certificate (PEM), once there is one.
+fn wait_certificate(plane: &Plane, name: &str) -> (Value, String) {
+    eventually(&format!("CSR {name} is issued"), || {
+        let obj = csr(plane, name);
+        let cert = obj["status"]["certificate"].as_str()?;
+        let pem = base64::engine::general_purpose::STANDARD.decode(cert).unwrap();
+        Some((obj, String::from_utf8(pem).unwrap()))
+    })
+}
+
+fn condition_types(obj: &Value) -> Vec<String> {
+    obj["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| c["type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// openssl's one-line subject of a PEM certificate, and whether it chains to the plane's CA.
+fn check_certificate(plane: &Plane, name: &str, pem: &str) -> String {
+    let dir = plane.dir.path();
+    std::fs::write(dir.join(format!("{name}.crt")), pem).unwrap();
+    std::fs::write(dir.join("plane-ca.crt"), plane.ca_pem()).unwrap();
+    let verified = openssl(dir, &["verify", "-CAfile", "plane-ca.crt", &format!("{name}.crt")]);
+    assert_eq!(verified.trim(), format!("{name}.crt: OK"));
+    openssl(dir, &["x509", "-in", &format!("{name}.crt"), "-noout", "-subject", "-nameopt", "RFC2253"])
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent() {
+    let plane = Plane::start();
+    let token = bootstrap_token(&plane);
+    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let (key, req) = request(&plane, "member1", "/O=system:karmada:agents/CN=system:karmada:agent:member1", None);
+    create_csr(&plane, &bootstrap, "member1-agent", &req, AGENT_USAGES);
+
+    let (obj, pem) = wait_certificate(&plane, "member1-agent");
+    // The server recorded the requester, whatever the manifest said.
+    assert_eq!(obj["spec"]["username"], format!("system:bootstrap:{}", &token[..6]));
+    let approved = &obj["status"]["conditions"][0];
+    assert_eq!(approved["type"], "Approved");
+    assert_eq!(approved["status"], "True");
+    assert_eq!(approved["reason"], "AutoApproved");
+    assert_eq!(approved["message"], "Auto approving karmada-agent certificate after SubjectAccessReview.");
+    assert_eq!(
+        check_certificate(&plane, "member1", &pem),
+        "subject=CN=system:karmada:agent:member1,O=system:karmada:agents"
+    );
+
+    let cert_path = plane.dir.path().join("member1.crt");
+    let agent = kubeconfig(
+        &plane,
+        "agent",
+        &format!("    client-certificate: {}\n    client-key: {}\n", cert_path.display(), key.display()),
+    );
+    let out = kubectl_as(&plane, &agent, &["auth", "whoami", "-o", "json"]);
+    assert_eq!(out.code, 0, "whoami with the agent certificate failed: {}", out.stderr);
+    let who: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(who["status"]["userInfo"]["username"], "system:karmada:agent:member1");
+    let groups = who["status"]["userInfo"]["groups"].as_array().unwrap();
+    assert!(groups.contains(&Value::from("system:karmada:agents")), "{who}");
+}
+
+#[test]
+fn requests_that_are_not_an_agents_wait_for_a_human() {
+    let plane = Plane::start();
+    let token = bootstrap_token(&plane);
+    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let (_, wrong_org) = request(&plane, "wrong-org", "/O=system:masters/CN=system:karmada:agent:m1", None);
+    create_csr(&plane, &bootstrap, "wrong-org", &wrong_org, AGENT_USAGES);
+    let (_, with_san) =
+        request(&plane, "with-san", "/O=system:karmada:agents/CN=system:karmada:agent:m1", Some("DNS:m1.example"));
+    create_csr(&plane, &bootstrap, "with-san", &with_san, AGENT_USAGES);
+    let (_, agent) = request(&plane, "agent", "/O=system:karmada:agents/CN=system:karmada:agent:m1", None);
+    create_csr(&plane, &bootstrap, "extra-usage", &agent, &format!("{AGENT_USAGES}  - server auth\n"));
+
+    // A service account that may create CSRs but holds no clusteragent permission.
+    plane.kubectl_ok(&["create", "serviceaccount", "requester", "-n", "default"]);
+    plane.kubectl_ok(&[
+        "create",
+        "clusterrolebinding",
+        "requester-csr",
+        "--clusterrole=system:node-bootstrapper",
+        "--serviceaccount=default:requester",
+    ]);
+    let sa_token = plane.kubectl_ok(&["create", "token", "requester", "-n", "default"]);
+    let sa = token_kubeconfig(&plane, "requester", sa_token.trim());
+    create_csr(&plane, &sa, "no-permission", &agent, AGENT_USAGES);
+
+    // The approver handles requests in the order it sees them: once a later, valid request is
+    // signed, the earlier ones have been decided on.
+    let (_, later) = request(&plane, "later", "/O=system:karmada:agents/CN=system:karmada:agent:m2", None);
+    create_csr(&plane, &bootstrap, "later", &later, AGENT_USAGES);
+    wait_certificate(&plane, "later");
+    for name in ["wrong-org", "with-san", "extra-usage", "no-permission"] {
+        let obj = csr(&plane, name);
+        assert!(condition_types(&obj).is_empty(), "{name} was decided on: {obj}");
+        assert!(obj["status"]["certificate"].is_null(), "{name} was signed: {obj}");
+    }
+
+    // A human may approve what the approver would not; the signer then issues it as asked.
+    plane.kubectl_ok(&["certificate", "approve", "wrong-org"]);
+    let (obj, pem) = wait_certificate(&plane, "wrong-org");
+    assert_eq!(condition_types(&obj), ["Approved"]);
+    assert_eq!(check_certificate(&plane, "wrong-org", &pem), "subject=CN=system:karmada:agent:m1,O=system:masters");
+
+    // Usages a client certificate cannot have make the signer fail the request, saying why.
+    plane.kubectl_ok(&["certificate", "approve", "extra-usage"]);
+    let failed = eventually("extra-usage fails", || {
+        let obj = csr(&plane, "extra-usage");
+        obj["status"]["conditions"].as_array()?.iter().find(|c| c["type"] == "Failed").cloned()
+    });
+    assert_eq!(failed["reason"], "SignerValidationFailure");
+    assert_eq!(failed["message"], "invalid usage for client certificate: server auth");
+    assert!(csr(&plane, "extra-usage")["status"]["certificate"].is_null());
+}
+
+#[test]
+fn an_unparsable_approved_request_fails_with_a_message() {
+    let plane = Plane::start();
+    let garbage = "-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n";
+    create_csr(&plane, &plane.kubeconfig, "garbage", garbage, AGENT_USAGES);
+    plane.kubectl_ok(&["certificate", "approve", "garbage"]);
+    let failed = eventually("garbage fails", || {
+        let obj = csr(&plane, "garbage");
+        obj["status"]["conditions"].as_array()?.iter().find(|c| c["type"] == "Failed").cloned()
+    });
+    let message = failed["message"].as_str().unwrap();
+    assert!(message.starts_with("unable to sign the request: "), "{message}");
+    assert!(message.contains("could not be parsed"), "{message}");
+}
+
+#[test]
+fn a_bootstrap_token_may_request_certificates_and_read_cluster_info_only() {
+    let plane = Plane::start();
+    let token = bootstrap_token(&plane);
+    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let secret = kubectl_as(
+        &plane,
+        &bootstrap,
+        &["get", "secret", "-n", "kube-system", &format!("bootstrap-token-{}", &token[..6])],
+    );
+    assert_eq!(secret.code, 1, "reading a Secret must be refused: {}", secret.stdout);
+    assert!(secret.stderr.contains("Forbidden"), "{}", secret.stderr);
+    let cm = kubectl_as(&plane, &bootstrap, &["get", "configmap", "cluster-info", "-n", "kube-public", "-o", "json"]);
+    assert_eq!(cm.code, 0, "{}", cm.stderr);
+    let cm: Value = serde_json::from_str(&cm.stdout).unwrap();
+    assert!(cm["data"]["kubeconfig"].as_str().unwrap().contains(&plane.url));
+    let list = kubectl_as(&plane, &bootstrap, &["get", "csr"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    for (verb, what) in [("create", "clusters.cluster.karmada.io"), ("list", "secrets"), ("delete", "csr")] {
+        let out = kubectl_as(&plane, &bootstrap, &["auth", "can-i", verb, what, "-A"]);
+        assert_eq!(out.stdout.trim(), "no", "{verb} {what}: {}", out.stderr);
+    }
+}
