@@ -277,3 +277,159 @@ fn a_bootstrap_token_may_request_certificates_and_read_cluster_info_only() {
         assert_eq!(out.stdout.trim(), "no", "{verb} {what}: {}", out.stderr);
     }
 }
+
+/// A TCP listener that counts the connections made to it: where a Pull cluster's apiEndpoint
+/// points, so any attempt of the plane to dial the member is seen.
+struct Tripwire {
+    port: u16,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Tripwire {
+    fn start() -> Tripwire {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let connections = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = connections.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                drop(stream);
+            }
+        });
+        Tripwire { port, connections }
+    }
+
+    fn count(&self) -> usize {
+        self.connections.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+fn micro_time_now() -> String {
+    jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%S.%6fZ").to_string()
+}
+
+/// What an agent does every few seconds: renew its Lease.
+fn renew_lease(plane: &Plane, cluster: &str) {
+    let patch = format!(r#"{{"spec":{{"renewTime":"{}"}}}}"#, micro_time_now());
+    plane.kubectl_ok(&["patch", "lease", cluster, "-n", "karmada-cluster", "--type=merge", "-p", &patch]);
+}
+
+/// What an agent does when it finds its cluster healthy: post Ready True.
+fn post_ready(plane: &Plane, cluster: &str) {
+    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let patch = format!(
+        r#"{{"status":{{"conditions":[{{"type":"Ready","status":"True","reason":"ClusterReady","message":"cluster is healthy and ready to accept workloads","lastTransitionTime":"{now}"}}]}}}}"#
+    );
+    plane.kubectl_ok(&["patch", "cluster", cluster, "--subresource=status", "--type=merge", "-p", &patch]);
+}
+
+fn pull_cluster(plane: &Plane, name: &str, endpoint: &str) {
+    plane.create(&format!(
+        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: {name}\nspec:\n  syncMode: Pull\n  apiEndpoint: {endpoint}\n  secretRef:\n    namespace: karmada-cluster\n    name: {name}\n"
+    ));
+    plane.create(&format!(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {name}\n  namespace: karmada-cluster\ndata:\n  token: {}\n  caBundle: {}\n",
+        b64(b"agent-reported-token"),
+        b64(plane.ca_pem().as_bytes())
+    ));
+    plane.create(&format!(
+        "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: {name}\n  namespace: karmada-cluster\nspec:\n  holderIdentity: {name}\n  leaseDurationSeconds: 1\n  renewTime: \"{}\"\n",
+        micro_time_now()
+    ));
+    post_ready(plane, name);
+}
+
+fn cluster(plane: &Plane, name: &str) -> Value {
+    serde_json::from_str(&plane.kubectl_ok(&["get", "cluster", name, "-o", "json"])).unwrap()
+}
+
+fn ready(obj: &Value) -> Value {
+    obj["status"]["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap().clone()
+}
+
+fn taint_keys(obj: &Value) -> Vec<String> {
+    obj["spec"]["taints"].as_array().into_iter().flatten().map(|t| t["key"].as_str().unwrap().to_string()).collect()
+}
+
+/// The grace period is 3 s here (the default is 40 s, as upstream's
+/// `--cluster-monitor-grace-period`) so a silent agent is noticed quickly; agents renew every
+/// half second, well inside it.
+#[test]
+fn a_pull_clusters_ready_follows_its_agents_lease_and_the_member_is_never_dialled() {
+    let plane = Plane::start_with(&["--cluster-monitor-grace-period", "3s"]);
+    let member = Tripwire::start();
+    let endpoint = format!("https://127.0.0.1:{}", member.port);
+    plane.kubectl_ok(&["create", "namespace", "karmada-cluster"]);
+    pull_cluster(&plane, "fresh", &endpoint);
+    pull_cluster(&plane, "stale", &endpoint);
+
+    let renewing = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let agent = {
+        let (renewing, stop) = (renewing.clone(), stop.clone());
+        let kubeconfig = plane.kubeconfig.clone();
+        let dir = plane.dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                if renewing.load(std::sync::atomic::Ordering::SeqCst) {
+                    let patch = format!(r#"{{"spec":{{"renewTime":"{}"}}}}"#, micro_time_now());
+                    let mut cmd = Command::new(common::kubectl_binary("1.32"));
+                    cmd.env_clear()
+                        .env("HOME", &dir)
+                        .arg("--kubeconfig")
+                        .arg(&kubeconfig)
+                        .arg("--cache-dir")
+                        .arg(dir.join("kube-cache-agent"))
+                        .args(["patch", "lease", "fresh", "-n", "karmada-cluster", "--type=merge", "-p", &patch]);
+                    let _ = cmd.output();
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        })
+    };
+
+    // The silent agent's cluster turns Unknown and gets the unreachable taint; in the same pass
+    // (clusters are listed by name, "fresh" first) the renewing agent's cluster kept Ready.
+    let stale = eventually("stale turns Unknown and is tainted", || {
+        let obj = cluster(&plane, "stale");
+        (ready(&obj)["status"] == "Unknown" && !taint_keys(&obj).is_empty()).then_some(obj)
+    });
+    let stale_ready = ready(&stale);
+    assert_eq!(stale_ready["reason"], "ClusterStatusUnknown");
+    assert_eq!(stale_ready["message"], "Cluster status controller stopped posting cluster status.");
+    assert_eq!(taint_keys(&stale), ["cluster.karmada.io/unreachable"]);
+    let fresh = cluster(&plane, "fresh");
+    assert_eq!(ready(&fresh)["status"], "True", "{fresh}");
+    assert_eq!(ready(&fresh)["reason"], "ClusterReady");
+    assert!(taint_keys(&fresh).is_empty(), "{fresh}");
+
+    // The agent goes quiet: Unknown. It comes back and posts Ready: the plane leaves it, and
+    // the taint goes.
+    renewing.store(false, std::sync::atomic::Ordering::SeqCst);
+    eventually("fresh turns Unknown once its agent is silent", || {
+        (ready(&cluster(&plane, "fresh"))["status"] == "Unknown").then_some(())
+    });
+    renewing.store(true, std::sync::atomic::Ordering::SeqCst);
+    renew_lease(&plane, "fresh");
+    post_ready(&plane, "fresh");
+    let back = eventually("fresh loses the unreachable taint", || {
+        let obj = cluster(&plane, "fresh");
+        taint_keys(&obj).is_empty().then_some(obj)
+    });
+    assert_eq!(ready(&back)["status"], "True");
+
+    // The proxy refuses a Pull member instead of dialling it.
+    let proxied =
+        plane.kubectl_run(&["get", "--raw", "/apis/cluster.karmada.io/v1alpha1/clusters/fresh/proxy/version"]);
+    assert_eq!(proxied.code, 1);
+    assert!(
+        proxied.stderr.contains("ServiceUnavailable") || proxied.stderr.contains("Pull mode"),
+        "{}",
+        proxied.stderr
+    );
+
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    agent.join().unwrap();
+    assert_eq!(member.count(), 0, "the plane connected to a Pull member's apiEndpoint");
+}
