@@ -342,7 +342,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__controlplane__subcmd__serve)
-            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --kubernetes-version --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --cluster-monitor-grace-period --cluster-startup-grace-period --kubernetes-version --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -397,6 +397,14 @@ _karmadactl() {
                     return 0
                     ;;
                 --cluster-failure-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-monitor-grace-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-startup-grace-period)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -88,6 +88,16 @@ pub struct ServeArgs {
     #[arg(long, default_value = "30s", value_name = "DURATION")]
     pub cluster_failure_threshold: String,
 
+    /// How long a Pull cluster's agent may go without renewing its Lease (or changing the
+    /// Ready condition) before the control plane sets Ready to Unknown.
+    #[arg(long, default_value = "40s", value_name = "DURATION")]
+    pub cluster_monitor_grace_period: String,
+
+    /// How long a new Pull cluster may go without its agent posting a Ready condition before
+    /// the control plane sets Ready to Unknown.
+    #[arg(long, default_value = "60s", value_name = "DURATION")]
+    pub cluster_startup_grace_period: String,
+
     /// The Kubernetes version the server reports on /version.
     #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
@@ -210,6 +220,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         positive_duration("cluster-status-update-frequency", &args.cluster_status_update_frequency)?;
     config.cluster_controller.failure_threshold =
         super::parse_duration("cluster-failure-threshold", &args.cluster_failure_threshold)?;
+    config.cluster_controller.monitor_grace_period =
+        positive_duration("cluster-monitor-grace-period", &args.cluster_monitor_grace_period)?;
+    config.cluster_controller.startup_grace_period =
+        positive_duration("cluster-startup-grace-period", &args.cluster_startup_grace_period)?;
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }

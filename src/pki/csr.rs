@@ -31,6 +31,13 @@ pub struct CsrInfo {
     pub public_key_der: Vec<u8>,
 }
 
+/// Key usages a signer may grant to a request's key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyUsage {
+    DigitalSignature,
+    KeyEncipherment,
+}
+
 /// A verified request: what it asks for, plus the exact subject bytes to copy.
 struct ParsedCsr {
     info: CsrInfo,
@@ -136,6 +143,24 @@ impl CertificateAuthority {
         validity: &Validity,
         usages: &[ExtendedKeyUsage],
     ) -> Result<String, PkiError> {
+        self.sign_csr_with_key_usages(
+            csr_pem,
+            validity,
+            &[KeyUsage::DigitalSignature, KeyUsage::KeyEncipherment],
+            usages,
+        )
+    }
+
+    /// Like [`CertificateAuthority::sign_csr`] with the key usages chosen by the caller, as a
+    /// Kubernetes signer derives them from a CertificateSigningRequest's `spec.usages` (none
+    /// leaves the extension out).
+    pub fn sign_csr_with_key_usages(
+        &self,
+        csr_pem: &str,
+        validity: &Validity,
+        key_usages: &[KeyUsage],
+        usages: &[ExtendedKeyUsage],
+    ) -> Result<String, PkiError> {
         let parsed = parse(csr_pem)?;
         if let Some(other) = parsed.other_names.first() {
             return Err(PkiError::UnsupportedCsrName { reason: other.clone() });
@@ -143,6 +168,13 @@ impl CertificateAuthority {
         let info = &parsed.info;
         let common_name = &info.subject.common_name;
         let mut params = leaf_params(validity, usages, common_name)?;
+        params.key_usages = key_usages
+            .iter()
+            .map(|u| match u {
+                KeyUsage::DigitalSignature => rcgen::KeyUsagePurpose::DigitalSignature,
+                KeyUsage::KeyEncipherment => rcgen::KeyUsagePurpose::KeyEncipherment,
+            })
+            .collect();
         let ia5 = |kind: &str, value: &String| {
             rcgen::string::Ia5String::try_from(value.as_str())
                 .map_err(|_| PkiError::UnsupportedCsrName { reason: format!("the {kind} {value:?} is not ASCII") })

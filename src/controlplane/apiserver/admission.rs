@@ -59,6 +59,32 @@ pub fn prepare_for_create(def: &ResourceDef, obj: &mut Value) {
     }
 }
 
+/// The CertificateSigningRequest resource: (group, plural).
+pub const CSR: (&str, &str) = ("certificates.k8s.io", "certificatesigningrequests");
+
+/// Records who asks for a certificate, as kube's CSR strategy does: `spec.username`, `uid`,
+/// `groups` and `extra` come from the authenticated requester, whatever the body said, so an
+/// approver can trust them.
+pub fn record_csr_requester(def: &ResourceDef, obj: &mut Value, user: &crate::controlplane::auth::UserInfo) {
+    if (def.group.as_str(), def.plural.as_str()) != CSR {
+        return;
+    }
+    let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) else { return };
+    for field in ["username", "uid", "groups", "extra"] {
+        spec.remove(field);
+    }
+    spec.insert("username".into(), json!(user.name));
+    if !user.uid.is_empty() {
+        spec.insert("uid".into(), json!(user.uid));
+    }
+    if !user.groups.is_empty() {
+        spec.insert("groups".into(), json!(user.groups));
+    }
+    if !user.extra.is_empty() {
+        spec.insert("extra".into(), json!(user.extra));
+    }
+}
+
 /// Rules applied on every write (create and update), as kube's strategies do: a Secret's
 /// `stringData` is merged into `data` (base64) and never stored.
 pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {

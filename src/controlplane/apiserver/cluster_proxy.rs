@@ -82,8 +82,8 @@ pub async fn serve(
 
 async fn member_client(state: &ApiState, cluster: &Cluster, name: &str) -> Result<kube::Client, ApiError> {
     let unavailable = |why: String| ApiError::service_unavailable(format!("cluster({name}) cannot be reached: {why}"));
+    credentials::endpoint(cluster).map_err(unavailable)?;
     if cluster.spec.api_endpoint.as_deref().unwrap_or("").is_empty() {
-        // A Pull cluster's agent dials out; the plane can reach it only if it published an endpoint.
         return Err(unavailable("the cluster has no spec.apiEndpoint".into()));
     }
     let Some(secret_ref) = cluster.spec.secret_ref.as_ref() else {

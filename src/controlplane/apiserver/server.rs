@@ -197,6 +197,14 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
         background.push(tokio::spawn(controllers::bootstrap_signer::run(client.clone(), cluster_info)));
         background.push(tokio::spawn(controllers::token_cleaner::run(client.clone())));
+        // Pull-mode registration: agents' certificate requests are approved and signed here.
+        background.push(tokio::spawn(controllers::csr_approver::run(client.clone())));
+        let signer_ca = crate::pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?;
+        background.push(tokio::spawn(controllers::csr_signer::run(
+            client.clone(),
+            Arc::new(signer_ca),
+            config.leaf_validity,
+        )));
         background.push(tokio::spawn(controllers::cluster::run(client.clone(), config.cluster_controller)));
         background.push(tokio::spawn(crate::controlplane::engine::run(client)));
     }

@@ -162,7 +162,9 @@ fn cluster_role_bindings() -> Vec<Value> {
 }
 
 /// `get` on the one ConfigMap `kube-public/cluster-info`, for anonymous callers: what a member
-/// needs to discover the plane before it has credentials, and nothing more.
+/// needs to discover the plane before it has credentials, and nothing more. Bootstrap token
+/// users are authenticated, so not anonymous; they get the same read, which tells them nothing
+/// the anonymous read does not, so a client holding a token need not drop it to discover.
 fn cluster_info_reader() -> (Value, Value) {
     let name = "system:karmada:bootstrap-signer-clusterinfo";
     let ns = super::bootstrap_signer::CLUSTER_INFO_NAMESPACE;
@@ -173,6 +175,7 @@ fn cluster_info_reader() -> (Value, Value) {
     let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
         "metadata": {"name": name, "namespace": ns},
         "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": name},
-        "subjects": [{"apiGroup": RBAC, "kind": "User", "name": "system:anonymous"}]});
+        "subjects": [{"apiGroup": RBAC, "kind": "User", "name": "system:anonymous"},
+                     {"apiGroup": RBAC, "kind": "Group", "name": "system:bootstrappers"}]});
     (role, binding)
 }

@@ -8,6 +8,8 @@ pub mod bootstrap;
 pub mod bootstrap_signer;
 pub mod cluster;
 pub mod crd;
+pub mod csr_approver;
+pub mod csr_signer;
 pub mod follow;
 pub mod gc;
 mod gc_apply;

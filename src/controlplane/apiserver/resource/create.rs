@@ -79,6 +79,7 @@ pub async fn create_object(
         admission::check_namespace_accepts_content(state, ns).await?;
     }
     admission::prepare_for_create(def, &mut obj);
+    admission::record_csr_requester(def, &mut obj, &call.user);
     let warnings = admission::validate(state, def, &mut obj, raw, call.param("fieldValidation"))?;
     if !applied {
         super::managed::record(def, call, None, &mut obj);

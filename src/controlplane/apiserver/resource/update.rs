@@ -117,6 +117,10 @@ pub async fn finish(
                     }
                 }
             }
+            // A CSR's spec, with the requester the server recorded, never changes after create.
+            if (def.group.as_str(), def.plural.as_str()) == admission::CSR {
+                new["spec"] = current.get("spec").cloned().unwrap_or(Value::Null);
+            }
             // Only the finalize subresource changes a namespace's spec finalizers.
             if def.group.is_empty() && def.plural == "namespaces" {
                 new["spec"]["finalizers"] =

@@ -10,10 +10,19 @@ use k8s_openapi::api::core::v1::Secret;
 use kube::Client;
 use kube::config::{AuthInfo, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext};
 
-use crate::karmada::api::cluster::Cluster;
+use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
 
-/// The Cluster's endpoint, or why it has none usable.
+/// Why the plane never builds a client for a Pull member.
+pub const PULL_MODE: &str =
+    "the cluster is in Pull mode: its karmada-agent connects to the control plane, which never dials the member";
+
+/// The Cluster's endpoint, or why it has none usable. A Pull cluster has none for the plane:
+/// its endpoint is where the agent reaches its own cluster, often from inside it, and its
+/// credentials belong to the agent; every client for a member is built through here.
 pub fn endpoint(cluster: &Cluster) -> Result<String, String> {
+    if cluster.spec.sync_mode == ClusterSyncMode::Pull {
+        return Err(PULL_MODE.into());
+    }
     cluster
         .spec
         .api_endpoint

@@ -1,8 +1,10 @@
 //! The cluster controller of karmada-controller-manager, with the cluster status controller:
 //! each Cluster gets the finalizer `karmada.io/cluster-controller` and its execution namespace
 //! `karmada-es-<cluster>`; Push members are probed on a period and their status (version, Ready
-//! condition, API enablements, node and resource summaries) written to `/status`; a Cluster
-//! being deleted has its execution namespace removed before the finalizer is released.
+//! condition, API enablements, node and resource summaries) written to `/status`; Pull members
+//! are never dialled: their agent reports, and the plane only watches its Lease
+//! (`pull_health`); a Cluster being deleted has its execution namespace removed before the
+//! finalizer is released.
 //!
 //! It is a client of the API server like any controller: a watcher on Clusters drives one
 //! probe task per Push cluster.
@@ -10,6 +12,7 @@
 pub mod credentials;
 mod lifecycle;
 pub mod probe;
+mod pull_health;
 pub mod status;
 mod taints;
 
@@ -36,6 +39,12 @@ pub struct ClusterControllerConfig {
     pub failure_threshold: Duration,
     /// Longest time one probe request may take.
     pub probe_timeout: Duration,
+    /// How long a Pull cluster's agent may be silent (no Lease renewal, no Ready change)
+    /// before Ready turns Unknown (`--cluster-monitor-grace-period`).
+    pub monitor_grace_period: Duration,
+    /// How long a new Pull cluster may go without any Ready condition
+    /// (`--cluster-startup-grace-period`).
+    pub startup_grace_period: Duration,
 }
 
 impl Default for ClusterControllerConfig {
@@ -44,6 +53,8 @@ impl Default for ClusterControllerConfig {
             status_update_frequency: Duration::from_secs(10),
             failure_threshold: Duration::from_secs(30),
             probe_timeout: Duration::from_secs(5),
+            monitor_grace_period: Duration::from_secs(40),
+            startup_grace_period: Duration::from_secs(60),
         }
     }
 }
@@ -76,6 +87,7 @@ pub async fn run(client: Client, config: ClusterControllerConfig) {
     let clusters: Api<Cluster> = Api::all(client.clone());
     let mut stream = watcher(clusters, watcher::Config::default()).default_backoff().boxed();
     let mut probers: HashMap<String, Prober> = HashMap::new();
+    let pull_monitor = tokio::spawn(pull_health::run(client.clone(), config));
     while let Some(event) = stream.next().await {
         let event = match event {
             Ok(e) => e,
@@ -96,6 +108,7 @@ pub async fn run(client: Client, config: ClusterControllerConfig) {
             watcher::Event::Init | watcher::Event::InitDone => {}
         }
     }
+    pull_monitor.abort();
     for (_, p) in probers {
         p.task.abort();
     }
