@@ -38,8 +38,17 @@ pub fn namespaces(cluster: &str, cluster_namespace: &str) -> Vec<String> {
     out
 }
 
-pub fn namespace(name: &str) -> Value {
-    json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels()}})
+/// Set by register on the execution namespace it creates (before the Cluster exists, so the
+/// cluster controller cannot claim it): unregister removes only a namespace marked for the
+/// cluster it removes.
+pub const REGISTERED_FOR_ANNOTATION: &str = "karmada.io/registered-cluster";
+
+pub fn namespace(name: &str, cluster: &str) -> Value {
+    let mut ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels()}});
+    if name == crate::membership::execution_space(cluster) {
+        ns["metadata"]["annotations"] = json!({REGISTERED_FOR_ANNOTATION: cluster});
+    }
+    ns
 }
 
 /// The ClusterRole, ClusterRoleBinding, Roles and RoleBindings, in creation order.

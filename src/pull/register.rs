@@ -71,6 +71,8 @@ pub enum RegisterError {
     RolloutTimeout { seconds: u64, detail: String },
     #[error("the local agent did not report cluster {cluster} Ready within {seconds}s; its log is {log}{tail}")]
     AgentNotReady { cluster: String, seconds: u64, log: String, tail: String },
+    #[error("the local agent exited before cluster {cluster} was Ready; its log is {log}{tail}")]
+    AgentExited { cluster: String, log: String, tail: String },
 }
 
 /// What this run created, to take back if a later step fails.
@@ -220,7 +222,7 @@ async fn check_not_registered(generator: &Client, name: &str, member_id: &str) -
 
 async fn grant(generator: &Client, opts: &RegisterOptions, created: &mut Created) -> anyhow::Result<()> {
     for ns in plane_rbac::namespaces(&opts.cluster_name, &opts.cluster_namespace) {
-        let obj = plane_rbac::namespace(&ns);
+        let obj = plane_rbac::namespace(&ns, &opts.cluster_name);
         if objects::create(generator, &obj).await? {
             created.plane.push(ObjectId::of(&obj));
         }
@@ -306,7 +308,7 @@ async fn run_local(
     create_private_dir(&opts.agent_dir)?;
     crate::kubeconfig::write_file_with_mode(&local_agent::kubeconfig_path(&opts.agent_dir), agent_kubeconfig, 0o600)?;
     created.local_agent = true;
-    let mut extra = vec![("cluster-namespace".to_string(), opts.cluster_namespace.clone())];
+    let mut extra: Vec<(String, String)> = vec![];
     let attrs = [("cluster-provider", &opts.provider), ("cluster-region", &opts.region)];
     for (flag, value) in attrs {
         if !value.is_empty() {
@@ -337,11 +339,11 @@ async fn run_local(
                 .filter(|t| !t.is_empty())
                 .map(|t| format!("; it ends with:\n{t}"))
                 .unwrap_or_default();
-            return Err(RegisterError::AgentNotReady {
-                cluster: opts.cluster_name.clone(),
-                seconds: timeout.as_secs(),
-                log: log.display().to_string(),
-                tail,
+            let (cluster, log) = (opts.cluster_name.clone(), log.display().to_string());
+            return Err(if alive {
+                RegisterError::AgentNotReady { cluster, seconds: timeout.as_secs(), log, tail }
+            } else {
+                RegisterError::AgentExited { cluster, log, tail }
             }
             .into());
         }

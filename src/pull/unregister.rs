@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::certificates::v1::CertificateSigningRequest;
-use k8s_openapi::api::core::v1::Secret;
+use k8s_openapi::api::core::v1::{Namespace, Secret};
 use kube::api::{Api, DeleteParams, ListParams};
 use kube::{Client, ResourceExt};
 
@@ -165,6 +165,7 @@ pub async fn unregister(
             }
         }
         delete_agent_csrs(karmada, name).await?;
+        delete_execution_space(karmada, name).await?;
     } else {
         let names = rbac.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         tracing::warn!(
@@ -224,6 +225,23 @@ fn plane_rbac_ids(cluster: &str, cluster_namespace: &str) -> Vec<ObjectId> {
         ObjectId::new("Role", Some(&es), &work_role),
         ObjectId::new("RoleBinding", Some(&es), &work_role),
     ]
+}
+
+/// The execution namespace register made for this cluster (marked so); one the cluster
+/// controller made is removed by it with the Cluster.
+async fn delete_execution_space(karmada: &Client, cluster: &str) -> anyhow::Result<()> {
+    let api: Api<Namespace> = Api::all(karmada.clone());
+    let name = crate::membership::execution_space(cluster);
+    let Some(ns) = api.get_opt(&name).await? else { return Ok(()) };
+    if ns.annotations().get(plane_rbac::REGISTERED_FOR_ANNOTATION).map(String::as_str) != Some(cluster) {
+        return Ok(());
+    }
+    let pre = kube::api::Preconditions { uid: ns.uid(), resource_version: None };
+    match api.delete(&name, &DeleteParams { preconditions: Some(pre), ..Default::default() }).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The agent's certificate requests: those that ask for the agent's user, which proves they
