@@ -104,10 +104,11 @@ fn request(plane: &Plane, name: &str, subject: &str, san: Option<&str>) -> (Path
     (dir.join(key), std::fs::read_to_string(dir.join(csr)).unwrap())
 }
 
-/// Creates the CSR `name` for `request` as the user of `kubeconfig`.
+/// Creates the CSR `name` for `request` as the user of `kubeconfig`. The manifest claims to come
+/// from an administrator; the server must record the real requester instead.
 fn create_csr(plane: &Plane, kubeconfig: &Path, name: &str, request: &str, usages: &str) {
     let manifest = format!(
-        "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: {name}\nspec:\n  signerName: kubernetes.io/kube-apiserver-client\n  expirationSeconds: 86400\n  request: {}\n  usages:\n{usages}",
+        "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: {name}\nspec:\n  signerName: kubernetes.io/kube-apiserver-client\n  username: system:admin\n  groups: [system:masters]\n  expirationSeconds: 86400\n  request: {}\n  usages:\n{usages}",
         b64(request.as_bytes())
     );
     let path = plane.file(&format!("{name}.yaml"), &manifest);
@@ -161,6 +162,9 @@ fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent()
     let (obj, pem) = wait_certificate(&plane, "member1-agent");
     // The server recorded the requester, whatever the manifest said.
     assert_eq!(obj["spec"]["username"], format!("system:bootstrap:{}", &token[..6]));
+    let groups = obj["spec"]["groups"].as_array().unwrap();
+    assert!(!groups.contains(&Value::from("system:masters")), "{obj}");
+    assert!(groups.contains(&Value::from("system:bootstrappers:karmada:default-cluster-token")), "{obj}");
     let approved = &obj["status"]["conditions"][0];
     assert_eq!(approved["type"], "Approved");
     assert_eq!(approved["status"], "True");
@@ -221,6 +225,11 @@ fn requests_that_are_not_an_agents_wait_for_a_human() {
         assert!(condition_types(&obj).is_empty(), "{name} was decided on: {obj}");
         assert!(obj["status"]["certificate"].is_null(), "{name} was signed: {obj}");
     }
+
+    // The recorded requester cannot be rewritten afterwards: a CSR's spec is fixed.
+    let requester = csr(&plane, "wrong-org")["spec"]["username"].clone();
+    plane.kubectl_ok(&["patch", "csr", "wrong-org", "--type=merge", "-p", r#"{"spec":{"username":"system:admin"}}"#]);
+    assert_eq!(csr(&plane, "wrong-org")["spec"]["username"], requester);
 
     // A human may approve what the approver would not; the signer then issues it as asked.
     plane.kubectl_ok(&["certificate", "approve", "wrong-org"]);
