@@ -64,6 +64,7 @@ complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "version" -d '
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "options" -d 'Print the list of flags inherited by all commands'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "controlplane" -d 'Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a durable store)'
 complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "local" -d 'Run Karmada on this machine: a playground of a control plane and SIMULATED member clusters (simulations, not real clusters)'
+complete -c karmadactl -n "__fish_karmadactl_needs_command" -f -a "agent" -d 'Run the Pull-mode agent for one member cluster in the foreground (what \'register --agent-mode=local\' starts in the background)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l private-image-registry -d 'Private image registry to pull images from; when set, all images come from it' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-policy -d 'Image pull policy of karmada components: Always, Never or IfNotPresent' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l image-pull-secrets -d 'Image pull secrets used by every pod, comma-separated' -r
@@ -370,6 +371,9 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l karma
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l karmada-agent-replicas -d 'Number of karmada-agent replicas' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l cert-expiration-seconds -d 'Validity of the agent\'s client certificate, in seconds' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l proxy-server-address -d 'Address of the proxy server the agent uses to reach the member\'s API server' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l agent-mode -d 'Where the agent runs: \'deployment\' deploys the karmada-agent image into the member (as upstream does); \'local\' runs the agent built into this binary as a background process on this machine, for members it can reach (simulated members, bastion hosts)' -r -f -a "deployment\t'A `karmada-agent` Deployment in the member, as upstream deploys it'
+local\t'The agent built into this binary, as a background process on this machine'"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l agent-dir -d 'Directory of the local agent\'s kubeconfig, pid and log (with --agent-mode=local) [default: ~/.karmada/agents/<cluster>]' -r -F
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand register" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
 false\t''"
@@ -404,6 +408,7 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -s n -
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l agent-name -d 'Name of the karmada-agent Deployment in the member cluster' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l cluster-namespace -d 'Namespace in the control plane where member cluster secrets are stored' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l wait -d 'How long to wait for the cluster\'s resources to be removed, e.g. 1m0s' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l agent-dir -d 'Directory of a local agent started by \'register --agent-mode=local\' [default: ~/.karmada/agents/<cluster>]' -r -F
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l kubeconfig -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -s v -l v -d 'Number for the log level verbosity' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
@@ -839,3 +844,37 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "start" -d 'Start a SIMULATED member cluster in the background (not a real Kubernetes cluster: nodes and pods are simulated) and print how to join it'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "stop" -d 'Stop a simulated member cluster and delete its data (unless --keep-data)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand local; and __fish_seen_subcommand_from member" -f -a "list" -d 'List the simulated member clusters in the default directory'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l karmada-kubeconfig -d 'Kubeconfig of the Karmada control plane with the agent\'s credentials' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l karmada-context -d 'Context in --karmada-kubeconfig (default: its current context)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l kubeconfig -d 'Path to the kubeconfig file of the cluster (default: $KUBECONFIG, then ~/.kube/config)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l context -d 'The name of the kubeconfig context to use (default: the current context)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-name -d 'Name of the member cluster in the control plane' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-api-endpoint -d 'The member\'s API endpoint written to the Cluster (default: the server of the member\'s kubeconfig)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-provider -d 'Provider of the joining cluster (spec.provider)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-region -d 'Region of the joining cluster (spec.region)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-zones -d 'Zones of the joining cluster, comma-separated (spec.zones)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-status-update-frequency -d 'How often the member\'s status is reported to the control plane' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l cluster-lease-duration -d 'How long the cluster Lease holds without renewal (renewed four times per duration)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -s v -l v -d 'Number for the log level verbosity' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l add-dir-header -d 'If true, adds the file directory to the header of the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l alsologtostderr -d 'Log to standard error as well as files (no effect when -logtostderr=true)' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l alsologtostderrthreshold -d 'Logs at or above this threshold go to stderr when writing to files and stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l legacy-stderr-threshold-behavior -d 'If true, stderrthreshold is honoured even when logtostderr=true' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l log-backtrace-at -d 'When logging hits line file:N, emit a stack trace' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l log-dir -d 'If non-empty, write log files in this directory (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l log-file -d 'If non-empty, use this log file (no effect when -logtostderr=true)' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l log-file-max-size -d 'Defines the maximum size a log file can grow to, in megabytes; 0 means no limit' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l logtostderr -d 'Log to standard error instead of files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l one-output -d 'If true, only write logs to their native severity level' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l skip-headers -d 'If true, avoid header prefixes in the log messages' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l skip-log-headers -d 'If true, avoid headers when opening log files' -r -f -a "true\t''
+false\t''"
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand agent" -s h -l help -d 'Print help'
