@@ -1,8 +1,9 @@
 //! Pull mode end to end: `token create --print-register-command` on a real Karmada plane, the
 //! printed command run against a simulated member with the agent built into this binary, Works
 //! applied by the agent and their status reported back, `unregister` leaving nothing behind,
-//! the Deployment path checked object by object, and registrations that must fail and create
-//! nothing.
+//! the Deployment path checked object by object, registrations that must fail and create
+//! nothing, and a plane in its own network namespace that cannot reach the member at all (needs
+//! root and iproute2, which `.ci/run` installs).
 
 mod common;
 
@@ -169,6 +170,7 @@ spec:
 #[test]
 fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_and_unregister_removes_all() {
     let s = Setup::new();
+    let _agent = AgentGuard(s.agent_dir());
     let words = s.printed_register(&[]);
     let run = s.local_register(&words);
     assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
@@ -474,4 +476,167 @@ fn the_deployment_path_creates_upstreams_agent_objects_in_the_member() {
     assert!(s.member_json(&["secret", "karmada-kubeconfig", "-n", "karmada-system"]).is_none());
     assert!(s.member_json(&["clusterrole", "karmada-agent"]).is_none());
     assert!(run.stderr.contains("--karmada-config"), "it says how to remove the plane-side RBAC: {}", run.stderr);
+}
+
+/// A network namespace joined to this one by a veth pair: processes inside reach the host side
+/// only through `10.231.<n>.1`, and none of this namespace's loopback services.
+struct NetNs {
+    name: String,
+    inner_ip: String,
+}
+
+impl NetNs {
+    fn new() -> NetNs {
+        let id = std::process::id();
+        let name = format!("kp{id}");
+        let (outer, inner) = (format!("kp{id}a"), format!("kp{id}b"));
+        let octet = id % 250 + 1;
+        let outer_ip = format!("10.231.{octet}.1");
+        let inner_ip = format!("10.231.{octet}.2");
+        let ip = |args: &[&str]| {
+            let out = Command::new("ip").args(args).output().expect("iproute2's ip is installed");
+            assert!(out.status.success(), "ip {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        ip(&["netns", "add", &name]);
+        let ns = NetNs { name: name.clone(), inner_ip: inner_ip.clone() };
+        ip(&["link", "add", &outer, "type", "veth", "peer", "name", &inner]);
+        ip(&["link", "set", &inner, "netns", &name]);
+        ip(&["addr", "add", &format!("{outer_ip}/30"), "dev", &outer]);
+        ip(&["link", "set", &outer, "up"]);
+        ip(&["netns", "exec", &name, "ip", "addr", "add", &format!("{inner_ip}/30"), "dev", &inner]);
+        ip(&["netns", "exec", &name, "ip", "link", "set", &inner, "up"]);
+        ip(&["netns", "exec", &name, "ip", "link", "set", "lo", "up"]);
+        ns
+    }
+
+    /// Whether a TCP connection to `addr` can be opened from inside the namespace.
+    fn can_connect(&self, addr: &str) -> bool {
+        let (host, port) = addr.rsplit_once(':').unwrap();
+        let script = format!("exec 3<>/dev/tcp/{host}/{port}");
+        Command::new("ip")
+            .args(["netns", "exec", &self.name, "timeout", "3", "bash", "-c", &script])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    }
+}
+
+impl Drop for NetNs {
+    fn drop(&mut self) {
+        // Deleting the namespace deletes the veth pair with it.
+        let _ = Command::new("ip").args(["netns", "del", &self.name]).output();
+    }
+}
+
+/// A Karmada plane serving inside `ns` on its veth address.
+struct IsolatedPlane {
+    child: std::process::Child,
+    url: String,
+    kubeconfig: PathBuf,
+}
+
+impl IsolatedPlane {
+    fn start(ns: &NetNs, dir: &Path) -> IsolatedPlane {
+        use std::io::BufRead as _;
+        let data = dir.join("plane");
+        let log = std::fs::File::create(dir.join("plane.log")).unwrap();
+        let mut child = Command::new("ip")
+            .args(["netns", "exec", &ns.name])
+            .arg(common::bin())
+            .args(["controlplane", "serve", "--listen", &format!("{}:0", ns.inner_ip), "--data-dir"])
+            .arg(&data)
+            .stdout(std::process::Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut url = String::new();
+        reader.read_line(&mut url).unwrap();
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+                sink.clear();
+            }
+        });
+        let url = url.trim().to_string();
+        assert!(url.starts_with(&format!("https://{}:", ns.inner_ip)), "{url:?}");
+        IsolatedPlane { child, url, kubeconfig: data.join("admin.kubeconfig") }
+    }
+}
+
+impl Drop for IsolatedPlane {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn registration_works_when_the_plane_cannot_reach_the_member() {
+    let ns = NetNs::new();
+    let work = tempfile::tempdir().unwrap();
+    let plane = IsolatedPlane::start(&ns, work.path());
+    let member = member("far1");
+    let member_addr = member.url.trim_start_matches("https://").to_string();
+    assert!(!ns.can_connect(&member_addr), "the plane's namespace must not reach the member");
+    let plane_addr = plane.url.trim_start_matches("https://").to_string();
+    assert!(ns.can_connect(&plane_addr), "the check itself works");
+
+    let run = |args: &[&str]| {
+        let mut cmd = common::karmadactl(work.path());
+        cmd.env("KUBECONFIG", &plane.kubeconfig).args(args);
+        common::run(cmd)
+    };
+    let printed = run(&["token", "create", "--print-register-command"]);
+    assert_eq!(printed.code, 0, "{}", printed.stderr);
+    let words: Vec<&str> = printed.stdout.split_whitespace().collect();
+    assert_eq!(words[2], plane_addr, "cluster-info names the plane's address");
+    let mut args = words[1..].to_vec();
+    let dir = work.path().join("agent");
+    let _agent = AgentGuard(dir.clone());
+    let member_kc = member.kubeconfig.to_str().unwrap();
+    args.extend_from_slice(&["--kubeconfig", member_kc, "--cluster-name", "far1", "--agent-mode", "local"]);
+    args.extend_from_slice(&["--agent-dir", dir.to_str().unwrap(), "--discovery-timeout", "20s"]);
+    let reg = run(&args);
+    assert_eq!(reg.code, 0, "register failed:\n{}\n{}", reg.stdout, reg.stderr);
+
+    let kubectl = |args: &[&str]| {
+        let cache = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new(common::kubectl_binary("1.33"));
+        cmd.arg("--kubeconfig").arg(&plane.kubeconfig).arg("--cache-dir").arg(cache.path()).args(args);
+        common::run(cmd)
+    };
+    let cluster = kubectl(&["get", "cluster", "far1", "-o", "json"]);
+    assert_eq!(cluster.code, 0, "{}", cluster.stderr);
+    let cluster: Value = serde_json::from_str(&cluster.stdout).unwrap();
+    assert_eq!(cluster["spec"]["syncMode"], "Pull");
+    assert_eq!(condition(&cluster, "Ready").as_deref(), Some("True"));
+
+    // Propagation reaches the member through the agent alone.
+    let file = work.path().join("work.yaml");
+    std::fs::write(&file, WORK.replace("karmada-es-pm1", "karmada-es-far1")).unwrap();
+    let created = kubectl(&["create", "-f", file.to_str().unwrap()]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    eventually("the agent applied the Work in the member", || {
+        kubectl_json(&member, &["configmap", "web-config", "-n", "default"])
+    });
+    eventually("the Work's status came back", || {
+        let w = kubectl(&["get", "work", "web-config", "-n", "karmada-es-far1", "-o", "json"]);
+        let w: Value = serde_json::from_str(&w.stdout).ok()?;
+        (condition(&w, "Applied").as_deref() == Some("True")).then_some(())
+    });
+    assert!(std::fs::read_to_string(dir.join("agent.pid")).is_ok(), "the local agent records its pid");
+}
+
+/// Stops a local agent a test started (its pid file is in the directory), even when the test
+/// fails half-way; after unregister there is nothing left to stop.
+struct AgentGuard(PathBuf);
+
+impl Drop for AgentGuard {
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(self.0.join("agent.pid")) {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
+    }
 }
