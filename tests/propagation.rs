@@ -1,7 +1,7 @@
 //! The reconcile engine end to end, as the seed scenarios walk through it: a `local up`
-//! playground (the embedded plane and three simulated members, joined in Push mode), real
-//! kubectl applying templates and policies to the plane, and the member clusters' own API
-//! servers checked for what arrived.
+//! playground (the embedded plane and simulated members joined in Push mode, plus one
+//! registered in Pull mode with the built-in agent), real kubectl applying templates and
+//! policies to the plane, and the member clusters' own API servers checked for what arrived.
 
 mod common;
 
@@ -314,4 +314,63 @@ spec:
         }
     });
     assert!(fleet.get("member2", &["crd", "guestbooks.webapp.my.domain"]).is_none());
+}
+
+#[test]
+fn push_and_pull_members_in_one_fleet() {
+    let fleet = Fleet::up(2);
+    fleet.register_pull("member3");
+    let cluster = fleet.get("karmada-apiserver", &["cluster", "member3"]).expect("the agent registered member3");
+    assert_eq!(cluster["spec"]["syncMode"], "Pull");
+
+    // Divided 1:2 between a Push member and the Pull member.
+    fleet.apply(&deployment("mixed", 6, ""));
+    fleet.apply(&policy(
+        "mixed",
+        "mixed",
+        "    clusterAffinity:\n      clusterNames: [member1, member3]\n    replicaScheduling:\n      replicaSchedulingType: Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        staticWeightList:\n        - targetCluster: {clusterNames: [member1]}\n          weight: 1\n        - targetCluster: {clusterNames: [member3]}\n          weight: 2\n",
+    ));
+    fleet.wait_replicas("mixed", &[("member1", Some(2)), ("member2", None), ("member3", Some(4))]);
+
+    // An image override for the Pull member only.
+    fleet.apply(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata:
+  name: mixed
+  namespace: default
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: mixed
+  overrideRules:
+  - targetCluster: {clusterNames: [member3]}
+    overriders:
+      imageOverrider:
+      - component: Tag
+        operator: replace
+        value: '1.27'
+",
+    );
+    let image = |member: &str| {
+        fleet
+            .get(member, &["deployment", "mixed", "-n", "default"])
+            .map(|d| d["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap_or_default().to_string())
+    };
+    fleet.wait("member3 runs the overridden image", || match image("member3") {
+        Some(i) if i == "nginx:1.27" => Ok(()),
+        other => Err(format!("{other:?}")),
+    });
+    assert_eq!(image("member1").as_deref(), Some("nginx"));
+
+    // The plane's template sums what both kinds of member report.
+    fleet.wait("the template shows 6 ready replicas", || {
+        let d = fleet.get("karmada-apiserver", &["deployment", "mixed", "-n", "default"]).unwrap();
+        if d["status"]["readyReplicas"] == 6 { Ok(()) } else { Err(d["status"].to_string()) }
+    });
+
+    // Deleting the template removes it from the Pull member too.
+    fleet.plane(&["delete", "deployment", "mixed", "-n", "default"]);
+    fleet.wait_replicas("mixed", &[("member1", None), ("member3", None)]);
 }

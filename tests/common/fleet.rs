@@ -18,6 +18,8 @@ pub struct Fleet {
     pub kubeconfig: PathBuf,
     kubectl: PathBuf,
     cache: tempfile::TempDir,
+    /// Members registered in Pull mode: (name, kubeconfig, agent directory).
+    pull: std::sync::Mutex<Vec<(String, PathBuf, PathBuf)>>,
 }
 
 impl Fleet {
@@ -31,7 +33,37 @@ impl Fleet {
         assert_eq!(run.code, 0, "local up failed:\n{}\n{}", run.stdout, run.stderr);
         let v: Value = serde_json::from_str(&run.stdout).expect("local up prints JSON");
         let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
-        Fleet { home, dir, kubeconfig, kubectl: super::kubectl_binary("1.33"), cache: tempfile::tempdir().unwrap() }
+        Fleet {
+            home,
+            dir,
+            kubeconfig,
+            kubectl: super::kubectl_binary("1.33"),
+            cache: tempfile::tempdir().unwrap(),
+            pull: Default::default(),
+        }
+    }
+
+    /// Starts one more simulated member and registers it in Pull mode with a local agent, as a
+    /// user would: the command `token create --print-register-command` prints, run against it.
+    pub fn register_pull(&self, name: &str) {
+        let data = self.home.path().join(format!("pull-{name}"));
+        let started =
+            self.karmadactl(&["local", "member", "start", name, "--data-dir", data.to_str().unwrap(), "-o", "json"]);
+        assert_eq!(started.code, 0, "local member start: {}", started.stderr);
+        let v: Value = serde_json::from_str(&started.stdout).expect("local member start prints JSON");
+        let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
+        let agent = self.home.path().join(format!("agent-{name}"));
+        self.pull.lock().unwrap().push((name.to_string(), kubeconfig.clone(), agent.clone()));
+        let printed = self.karmadactl(&["token", "create", "--print-register-command"]);
+        assert_eq!(printed.code, 0, "{}", printed.stderr);
+        let mut args: Vec<String> = printed.stdout.split_whitespace().skip(1).map(String::from).collect();
+        for a in ["--kubeconfig", kubeconfig.to_str().unwrap(), "--cluster-name", name, "--agent-mode", "local"] {
+            args.push(a.into());
+        }
+        args.extend(["--agent-dir".into(), agent.to_str().unwrap().to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = self.karmadactl(&args);
+        assert_eq!(run.code, 0, "register {name}:\n{}\n{}", run.stdout, run.stderr);
     }
 
     pub fn karmadactl(&self, args: &[&str]) -> Run {
@@ -43,7 +75,10 @@ impl Fleet {
     /// kubectl in `context` (`karmada-apiserver` is the plane).
     pub fn k(&self, context: &str, args: &[&str]) -> Run {
         let mut cmd = Command::new(&self.kubectl);
-        cmd.arg("--kubeconfig").arg(&self.kubeconfig).arg("--cache-dir").arg(self.cache.path());
+        // Pull members have kubeconfigs of their own; KUBECONFIG merges them with the fleet's.
+        let mut files = vec![self.kubeconfig.clone()];
+        files.extend(self.pull.lock().unwrap().iter().map(|(_, k, _)| k.clone()));
+        cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
         cmd.args(["--context", context]).args(args);
         super::run(cmd)
     }
@@ -121,6 +156,13 @@ fn next_file() -> u64 {
 
 impl Drop for Fleet {
     fn drop(&mut self) {
+        for (name, _, agent) in self.pull.lock().unwrap().iter() {
+            if let Ok(pid) = std::fs::read_to_string(agent.join("agent.pid")) {
+                let _ = Command::new("kill").arg(pid.trim()).status();
+            }
+            let data = self.home.path().join(format!("pull-{name}"));
+            let _ = self.karmadactl(&["local", "member", "stop", name, "--data-dir", data.to_str().unwrap()]);
+        }
         let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
     }
 }
