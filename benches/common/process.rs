@@ -15,6 +15,7 @@ pub fn run(home: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// kubectl 1.33 from the directory of the image's `kubectl` dispatcher.
+#[allow(dead_code)] // not every benchmark runs kubectl
 pub fn kubectl_path() -> PathBuf {
     let dispatcher = std::env::var_os("PATH")
         .and_then(|p| p.to_str().map(|s| s.split(':').map(|d| Path::new(d).join("kubectl")).find(|p| p.exists())))
