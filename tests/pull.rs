@@ -217,6 +217,15 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     let who: Value = serde_json::from_str(&whoami.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], "system:karmada:agent:pm1");
 
+    // The built-in agent sees its own Cluster and nothing else of the fleet.
+    let own = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "cluster", "pm1", "-o", "name"]);
+    assert_eq!(own.stdout.trim(), "cluster.cluster.karmada.io/pm1", "{}", own.stderr);
+    let all = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "clusters"]);
+    assert_ne!(all.code, 0);
+    assert!(all.stderr.contains("forbidden"), "{}", all.stderr);
+    let namespaces = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "namespaces"]);
+    assert!(namespaces.stderr.contains("forbidden"), "{}", namespaces.stderr);
+
     // The agent may not read another cluster's execution namespace, nor Secrets.
     s.plane.kubectl_ok(&["create", "namespace", "karmada-es-other"]);
     let other = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "works", "-n", "karmada-es-other"]);

@@ -51,8 +51,14 @@ pub fn namespace(name: &str, cluster: &str) -> Value {
     ns
 }
 
-/// The ClusterRole, ClusterRoleBinding, Roles and RoleBindings, in creation order.
-pub fn objects(cluster: &str, cluster_namespace: &str) -> Vec<Value> {
+/// The ClusterRole, ClusterRoleBinding, Roles and RoleBindings, in creation order. `upstream`:
+/// the rules upstream's karmada-agent image needs (its informers list every Cluster, and it
+/// reports secrets, services and events); the built-in agent gets only its own Cluster, its own
+/// Lease and its Works.
+pub fn objects(cluster: &str, cluster_namespace: &str, upstream: bool) -> Vec<Value> {
+    if !upstream {
+        return own_only(cluster);
+    }
     let user = agent_user(cluster);
     let subject = json!([{"apiGroup": RBAC, "kind": "User", "name": user}]);
     let es = crate::membership::execution_space(cluster);
@@ -85,6 +91,37 @@ pub fn objects(cluster: &str, cluster_namespace: &str) -> Vec<Value> {
         json!({"apiVersion": RBAC_V1, "kind": "Role", "metadata": {"name": work_role, "namespace": es, "labels": labels()},
         "rules": [
             {"apiGroups": ["work.karmada.io"], "resources": ["works"], "verbs": ["get", "create", "list", "watch", "update", "delete"]},
+            {"apiGroups": ["work.karmada.io"], "resources": ["works/status"], "verbs": ["patch", "update"]},
+        ]}),
+        json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "metadata": {"name": work_role, "namespace": es, "labels": labels()},
+            "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": work_role}, "subjects": subject}),
+    ]
+}
+
+/// What the built-in agent uses and nothing more. Lists and watches of Clusters are allowed
+/// only with the field selector `metadata.name=<cluster>` (the name then counts for
+/// resourceNames, as in kube-apiserver).
+fn own_only(cluster: &str) -> Vec<Value> {
+    let user = agent_user(cluster);
+    let subject = json!([{"apiGroup": RBAC, "kind": "User", "name": user}]);
+    let es = crate::membership::execution_space(cluster);
+    let cr = cluster_role_name(cluster);
+    let work_role = work_role_name(cluster);
+    let group = <Cluster as kube::Resource>::group(&()).into_owned();
+    vec![
+        json!({"apiVersion": RBAC_V1, "kind": "ClusterRole", "metadata": {"name": cr, "labels": labels()},
+        "rules": [
+            {"apiGroups": [group], "resources": ["clusters"], "resourceNames": [cluster], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [group], "resources": ["clusters"], "verbs": ["create"]},
+            {"apiGroups": [group], "resources": ["clusters/status"], "resourceNames": [cluster], "verbs": ["update"]},
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "resourceNames": [cluster], "verbs": ["get", "update"]},
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        ]}),
+        json!({"apiVersion": RBAC_V1, "kind": "ClusterRoleBinding", "metadata": {"name": cr, "labels": labels()},
+            "roleRef": {"apiGroup": RBAC, "kind": "ClusterRole", "name": cr}, "subjects": subject}),
+        json!({"apiVersion": RBAC_V1, "kind": "Role", "metadata": {"name": work_role, "namespace": es, "labels": labels()},
+        "rules": [
+            {"apiGroups": ["work.karmada.io"], "resources": ["works"], "verbs": ["get", "list", "watch", "update"]},
             {"apiGroups": ["work.karmada.io"], "resources": ["works/status"], "verbs": ["patch", "update"]},
         ]}),
         json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "metadata": {"name": work_role, "namespace": es, "labels": labels()},

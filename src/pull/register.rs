@@ -227,7 +227,7 @@ async fn grant(generator: &Client, opts: &RegisterOptions, created: &mut Created
             created.plane.push(ObjectId::of(&obj));
         }
     }
-    for obj in plane_rbac::objects(&opts.cluster_name, &opts.cluster_namespace) {
+    for obj in plane_rbac::objects(&opts.cluster_name, &opts.cluster_namespace, opts.mode == AgentMode::Deployment) {
         if objects::create(generator, &obj).await? {
             created.plane.push(ObjectId::of(&obj));
         }
