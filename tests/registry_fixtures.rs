@@ -72,7 +72,7 @@ fn object_docs() -> Vec<(PathBuf, Value)> {
     files.extend(yaml_files(&root().join("artifacts")));
     files
         .into_iter()
-        .flat_map(|p| docs(&p).into_iter().map(move |d| (p.clone(), d)))
+        .flat_map(|p| filled(&p).into_iter().map(move |d| (p.clone(), d)))
         .filter(|(_, d)| d["kind"] != "CustomResourceDefinition")
         .collect()
 }
@@ -131,8 +131,7 @@ fn every_sample_object_validates_clean() {
     for (path, doc) in object_docs() {
         let (group, version, kind) = gvk(&doc);
         let Some(def) = reg.lookup_kind(&group, &version, &kind) else {
-            // Aggregated APIs (Cluster, ResourceRegistry) and kinds this control plane does not
-            // serve (webhook configurations, APIService).
+            // Aggregated APIs (Cluster, ResourceRegistry).
             continue;
         };
         let at = format!("{} {kind} {}", path.display(), doc["metadata"]["name"]);
@@ -258,11 +257,11 @@ fn guestbook_schema_limits_apply() {
     assert!(msgs.contains(&"spec.configMapName: Too long: may not be more than 15 bytes".to_string()), "{msgs:?}");
 }
 
-/// Kinds among the fixtures that this control plane does not serve: the aggregated APIs'
-/// registration, the admission webhooks that `init` installs as separate components, and the
-/// search addon's ResourceRegistry (served by karmada-search, an aggregated API).
-const UNSERVED: &[&str] =
-    &["APIService", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ResourceRegistry"];
+/// Kinds among the fixtures that this control plane does not serve: the search addon's
+/// ResourceRegistry (served by karmada-search, an aggregated API that a plain Karmada install
+/// does not have either). APIServices and webhook configurations are stored (with a warning
+/// that they are not acted on).
+const UNSERVED: &[&str] = &["ResourceRegistry"];
 
 /// The install-time placeholders filled with values the server accepts (`caBundle` and the CA are
 /// base64 bytes).
@@ -413,7 +412,7 @@ fn apply_every_fixture(apply_args: &[&str]) {
         assert!(got["metadata"]["uid"].is_string() && got["metadata"]["resourceVersion"].is_string(), "{at}");
         applied += 1;
     }
-    assert_eq!(unserved, 4, "one APIService, two webhook configurations, one ResourceRegistry");
+    assert_eq!(unserved, 1, "the ResourceRegistry, an aggregated API of the karmada-search addon");
     assert!(applied >= 40, "only {applied} fixture objects applied");
 }
 
@@ -425,4 +424,40 @@ fn every_fixture_object_applies_client_side_and_reads_back() {
 #[test]
 fn every_fixture_object_applies_server_side_and_reads_back() {
     apply_every_fixture(&["--server-side"]);
+}
+
+#[test]
+fn webhook_configurations_and_api_services_are_stored_with_a_warning() {
+    let plane = common::plane::Plane::start();
+    let deploy = root().join("artifacts/deploy");
+    for (file, kind, resource) in [
+        ("webhook-configuration.yaml", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations"),
+        ("karmada-aggregated-apiserver-apiservice.yaml", "APIService", "apiservices"),
+    ] {
+        let docs: Vec<Value> = filled(&deploy.join(file)).into_iter().filter(|d| d["kind"] == kind).collect();
+        let doc = docs.first().unwrap_or_else(|| panic!("{file} has a {kind}"));
+        let path = plane.file(&format!("{resource}.json"), &doc.to_string());
+        let out = plane.kubectl_run(&["apply", "-f", path.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{kind}: {}", out.stderr);
+        let said =
+            if kind == "APIService" { "does not proxy aggregated APIs" } else { "does not call admission webhooks" };
+        assert!(out.stderr.contains("Warning:") && out.stderr.contains(said), "{kind}: {}", out.stderr);
+        let table = plane.kubectl_ok(&["get", resource]);
+        let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
+        let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+        let name = doc["metadata"]["name"].as_str().unwrap();
+        if kind == "APIService" {
+            assert_eq!(header, ["NAME", "SERVICE", "AVAILABLE", "AGE"]);
+            let svc = format!(
+                "{}/{}",
+                doc["spec"]["service"]["namespace"].as_str().unwrap(),
+                doc["spec"]["service"]["name"].as_str().unwrap()
+            );
+            assert_eq!(row[..3], [name, svc.as_str(), "Unknown"]);
+        } else {
+            assert_eq!(header, ["NAME", "WEBHOOKS", "AGE"]);
+            let n = doc["webhooks"].as_array().unwrap().len().to_string();
+            assert_eq!(row[..2], [name, n.as_str()]);
+        }
+    }
 }

@@ -123,7 +123,25 @@ pub fn validate(
         }
     };
     prepare_for_write(def, obj);
-    super::validation::validate(state, def, obj, raw, mode)
+    let mut warnings = super::validation::validate(state, def, obj, raw, mode)?;
+    if let Some(w) = stored_only_warning(def) {
+        warnings.push(w);
+    }
+    Ok(warnings)
+}
+
+/// Kinds the embedded plane keeps as data without acting on them, so a user applying
+/// Karmada's install manifests is told instead of assuming the webhooks run.
+fn stored_only_warning(def: &ResourceDef) -> Option<String> {
+    match (def.group.as_str(), def.kind.as_str()) {
+        ("admissionregistration.k8s.io", kind) => Some(format!(
+            "{kind} is stored, but this control plane does not call admission webhooks; it validates Karmada's kinds itself"
+        )),
+        ("apiregistration.k8s.io", _) => {
+            Some("APIService is stored, but this control plane does not proxy aggregated APIs".to_string())
+        }
+        _ => None,
+    }
 }
 
 /// `fieldValidation` query parameter.

@@ -4,10 +4,11 @@
 //! fields of the OpenAPI schemas, so the three can never disagree about which kinds exist.
 
 use k8s_openapi::api::{
-    apps::v1 as apps, authentication::v1 as authn, authorization::v1 as authz, batch::v1 as batch,
-    certificates::v1 as certs, coordination::v1 as coord, core::v1 as core, rbac::v1 as rbac,
+    admissionregistration::v1 as admission, apps::v1 as apps, authentication::v1 as authn, authorization::v1 as authz,
+    batch::v1 as batch, certificates::v1 as certs, coordination::v1 as coord, core::v1 as core, rbac::v1 as rbac,
 };
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiext;
+use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apireg;
 use k8s_openapi::{ClusterResourceScope, NamespaceResourceScope, Resource};
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
@@ -171,6 +172,11 @@ builtins! {
     coord::Lease => [], [], VERBS_ALL, [], Subdomain, ["spec"];
     apiext::CustomResourceDefinition => ["crd", "crds"], ["api-extensions"], VERBS_ALL, [Status], Subdomain,
         ["spec", "status"];
+    // Stored as data: the embedded plane neither calls admission webhooks nor proxies
+    // aggregated APIs (create and update say so in a warning).
+    admission::MutatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain, ["webhooks"];
+    admission::ValidatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain, ["webhooks"];
+    apireg::APIService => [], ["api-extensions"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
     authz::SelfSubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
     authz::SubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
     authz::SelfSubjectRulesReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];

@@ -246,7 +246,8 @@ mod tests {
         assert!(reg.lookup("apps", "v1", "nope").is_none());
         assert_eq!(reg.group("").unwrap().versions, ["v1"]);
         let groups: Vec<String> = reg.groups().into_iter().map(|g| g.name).collect();
-        assert_eq!(groups[0], "apps");
+        // As on kube-apiserver, apiregistration.k8s.io (priority 18000) comes before apps.
+        assert_eq!(groups[..2], ["apiregistration.k8s.io", "apps"]);
         assert!(groups.contains(&"apiextensions.k8s.io".to_string()));
         assert_eq!(reg.group_versions()[0], (String::new(), "v1".to_string()));
     }

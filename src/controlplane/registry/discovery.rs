@@ -234,7 +234,8 @@ mod tests {
         let reg = Registry::builtin();
         let list = api_group_list(&reg);
         assert_eq!(list["kind"], "APIGroupList");
-        let apps = &list["groups"][0];
+        assert_eq!(list["groups"][0]["name"], "apiregistration.k8s.io");
+        let apps = &list["groups"][1];
         assert_eq!(apps["name"], "apps");
         assert_eq!(apps["preferredVersion"], json!({"groupVersion": "apps/v1", "version": "v1"}));
         let g = api_group(&reg, "batch").unwrap();
@@ -264,7 +265,8 @@ mod tests {
         assert_eq!(core["items"].as_array().unwrap().len(), 1);
         assert!(core["items"][0]["metadata"].get("name").is_none());
         let apis = aggregated_discovery(&reg, false);
-        let apps = &apis["items"][0];
+        assert_eq!(apis["items"][0]["metadata"]["name"], "apiregistration.k8s.io");
+        let apps = &apis["items"][1];
         assert_eq!(apps["metadata"]["name"], "apps");
         let deploy = apps["versions"][0]["resources"]
             .as_array()

@@ -41,7 +41,7 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
 /// 1000, the priority the CRD auto-registration gives them.
 pub fn group_priority(group: &str) -> u32 {
     match group {
-        "" => 18000,
+        "" | "apiregistration.k8s.io" => 18000,
         "apps" => 17800,
         "events.k8s.io" => 17750,
         "authentication.k8s.io" => 17700,

@@ -461,6 +461,27 @@ pub static CLUSTER_ROLE_BINDING: TypeSchema = TypeSchema {
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
 
+pub static MUTATING_WEBHOOK_CONFIGURATION: TypeSchema = TypeSchema {
+    name: "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration",
+    fields: &[
+        FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) },
+        FieldMeta { name: "webhooks", strategy: Strategy::Merge, merge_key: Some("name"), ty: None },
+    ],
+};
+
+pub static VALIDATING_WEBHOOK_CONFIGURATION: TypeSchema = TypeSchema {
+    name: "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration",
+    fields: &[
+        FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) },
+        FieldMeta { name: "webhooks", strategy: Strategy::Merge, merge_key: Some("name"), ty: None },
+    ],
+};
+
+pub static API_SERVICE: TypeSchema = TypeSchema {
+    name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
+    fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
+};
+
 pub static ROLE: TypeSchema = TypeSchema {
     name: "io.k8s.api.rbac.v1.Role",
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
@@ -508,5 +529,8 @@ pub static KINDS: &[(&str, &str, &TypeSchema)] = &[
     ("certificates.k8s.io", "CertificateSigningRequest", &CERTIFICATE_SIGNING_REQUEST),
     ("coordination.k8s.io", "Lease", &LEASE),
     ("apiextensions.k8s.io", "CustomResourceDefinition", &CUSTOM_RESOURCE_DEFINITION),
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration", &MUTATING_WEBHOOK_CONFIGURATION),
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration", &VALIDATING_WEBHOOK_CONFIGURATION),
+    ("apiregistration.k8s.io", "APIService", &API_SERVICE),
     ("autoscaling", "Scale", &SCALE),
 ];

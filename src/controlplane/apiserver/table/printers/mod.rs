@@ -15,6 +15,7 @@ mod core;
 mod custom;
 mod default;
 mod descriptions;
+mod extensions;
 mod karmada;
 mod pod;
 mod rbac;
@@ -125,6 +126,9 @@ const BUILTIN: &[&Printer] = &[
     &rbac::CLUSTER_ROLE_BINDING,
     &certificates::CERTIFICATE_SIGNING_REQUEST,
     &coordination::LEASE,
+    &extensions::MUTATING_WEBHOOK_CONFIGURATION,
+    &extensions::VALIDATING_WEBHOOK_CONFIGURATION,
+    &extensions::API_SERVICE,
     &karmada::CLUSTER,
 ];
 
