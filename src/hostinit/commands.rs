@@ -138,7 +138,9 @@ fn defaults(settings: &Settings, part: Part) -> (&'static str, Vec<String>) {
                 s("--cluster-name=karmada-apiserver"),
                 format!("--cluster-signing-cert-file={}", pki("ca.crt")),
                 format!("--cluster-signing-key-file={}", pki("ca.key")),
-                s("--controllers=namespace,garbagecollector,serviceaccount-token,ttl-after-finished,bootstrapsigner,tokencleaner,csrcleaner,csrsigning,clusterrole-aggregation"),
+                s(
+                    "--controllers=namespace,garbagecollector,serviceaccount-token,ttl-after-finished,bootstrapsigner,tokencleaner,csrcleaner,csrsigning,clusterrole-aggregation",
+                ),
                 s("--leader-elect=true"),
                 format!("--leader-elect-resource-namespace={ns}"),
                 s("--node-cidr-mask-size=24"),

@@ -8,7 +8,8 @@ use std::path::{Component, Path};
 
 use serde_json::{Value, json};
 
-const PATCH_RESOURCEBINDINGS: &str = include_str!("../../manifests/hostinit/crd-patches/webhook_in_resourcebindings.yaml");
+const PATCH_RESOURCEBINDINGS: &str =
+    include_str!("../../manifests/hostinit/crd-patches/webhook_in_resourcebindings.yaml");
 const PATCH_CLUSTERRESOURCEBINDINGS: &str =
     include_str!("../../manifests/hostinit/crd-patches/webhook_in_clusterresourcebindings.yaml");
 
@@ -152,9 +153,7 @@ fn documents(source_name: &str, entry: &str, text: &str) -> Result<Vec<Value>, C
     })?;
     let docs: Vec<Value> = docs.into_iter().filter(|d| !d.is_null()).collect();
     for doc in &docs {
-        if doc["kind"] != json!("CustomResourceDefinition")
-            || doc["apiVersion"] != json!("apiextensions.k8s.io/v1")
-        {
+        if doc["kind"] != json!("CustomResourceDefinition") || doc["apiVersion"] != json!("apiextensions.k8s.io/v1") {
             let found = format!(
                 "apiVersion {}, kind {}",
                 doc["apiVersion"].as_str().unwrap_or("none"),

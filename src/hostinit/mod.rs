@@ -2,8 +2,10 @@
 //! `--embedded`): the settings resolved from the flags, the PKI, the rendered objects for the
 //! host and for the new Karmada API server, the CRD tarball, and applying and removing them.
 
+pub mod apply;
 pub mod commands;
 pub mod crds;
+pub mod download;
 pub mod extra_args;
 pub mod host_objects;
 pub mod karmada_objects;

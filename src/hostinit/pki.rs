@@ -67,7 +67,8 @@ impl HostPki {
         let now = Timestamp::now();
         for name in ["karmada", "apiserver"] {
             let info = inspect_certificate(&pairs[name].cert_pem).ok()?;
-            let covers = dns.iter().all(|d| info.dns_names.contains(d)) && ips.iter().all(|i| info.ip_addresses.contains(i));
+            let covers =
+                dns.iter().all(|d| info.dns_names.contains(d)) && ips.iter().all(|i| info.ip_addresses.contains(i));
             if !covers || !info.is_valid_at(now) {
                 return None;
             }
@@ -123,9 +124,7 @@ impl HostPki {
         if settings.local_etcd() {
             let etcd_ca = new_ca("etcd-ca", alg)?;
             let mut etcd_dns = vec!["localhost".to_string()];
-            etcd_dns.extend(
-                (0..settings.etcd_replicas()).map(|i| format!("etcd-{i}.etcd.{}", settings.svc_suffix())),
-            );
+            etcd_dns.extend((0..settings.etcd_replicas()).map(|i| format!("etcd-{i}.etcd.{}", settings.svc_suffix())));
             let loopback = vec![IpAddr::from([127, 0, 0, 1])];
             pairs.insert("etcd-server", leaf(&etcd_ca, Subject::new("karmada-etcd-server"), etcd_dns, loopback)?);
             pairs.insert("etcd-client", leaf(&etcd_ca, Subject::new("karmada-etcd-client"), vec![], vec![])?);

@@ -78,8 +78,14 @@ pub struct PartSettings {
 pub enum StorageMode {
     EmptyDir,
     /// A directory on the node; the node is chosen by `node_selector`.
-    HostPath { path: String, node_selector: BTreeMap<String, String> },
-    Pvc { storage_class: String, size: String },
+    HostPath {
+        path: String,
+        node_selector: BTreeMap<String, String>,
+    },
+    Pvc {
+        storage_class: String,
+        size: String,
+    },
 }
 
 /// The etcd the API servers use.
@@ -225,7 +231,10 @@ mod tests {
     #[test]
     fn private_registry_only_replaces_default_karmada_images() {
         let default = "docker.io/karmada/karmada-webhook:v1.19.0";
-        assert_eq!(karmada_image(default, default, Some("p.example"), "karmada-webhook"), "p.example/karmada-webhook:v1.19.0");
+        assert_eq!(
+            karmada_image(default, default, Some("p.example"), "karmada-webhook"),
+            "p.example/karmada-webhook:v1.19.0"
+        );
         assert_eq!(karmada_image("mine:1", default, Some("p.example"), "karmada-webhook"), "mine:1");
         assert_eq!(karmada_image(default, default, None, "karmada-webhook"), default);
     }
