@@ -11,6 +11,7 @@ pub mod host_objects;
 pub mod karmada_objects;
 pub mod pki;
 pub mod plan;
+pub mod remove;
 pub mod settings;
 pub mod template;
 
