@@ -274,6 +274,8 @@ fn etcd_storage(settings: &Settings, sts: &mut Value) {
         }
         StorageMode::Pvc { storage_class, size } => {
             sts["spec"]["volumeClaimTemplates"] = json!([{
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
                 "metadata": {"name": "etcd-data", "labels": {
                     LABEL_BOOTSTRAPPING: "pvc-defaults",
                     LABEL_INSTALLED_BY: INSTALLED_BY_INIT,

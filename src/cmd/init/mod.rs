@@ -4,6 +4,8 @@ pub(crate) mod banner;
 mod components;
 mod embedded;
 pub mod host;
+#[cfg(test)]
+mod host_render_tests;
 
 use std::net::IpAddr;
 
