@@ -72,7 +72,7 @@ async fn host(args: &DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
             remove::RemoveError::NoNamespace(_) => "pass the namespace given to init with -n/--namespace.",
             _ => "check the host cluster's kubeconfig and your permissions there.",
         };
-        anyhow::Error::from(UsageError::with_hint(format!("{e:#}"), hint))
+        anyhow::Error::from(UsageError::with_hint(format!("{e:#} (host cluster at {server})"), hint))
     })?;
     ctx.printer.progress(&format!("removes Karmada from Kubernetes ({server}, namespace {}):", args.namespace));
     for line in removal.describe() {
