@@ -13,7 +13,6 @@ const ETCD_CIPHER_SUITES: &str = "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_EC
 /// The full command of `part`'s container.
 pub fn command(settings: &Settings, part: Part) -> Vec<String> {
     let (binary, defaults) = defaults(settings, part);
-    let defaults: Vec<String> = defaults.into_iter().map(Into::into).collect();
     merge(binary, &defaults, &settings.part(part).extra_args)
 }
 

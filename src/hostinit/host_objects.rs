@@ -174,7 +174,7 @@ fn workload(settings: &Settings, part: Part) -> Result<Value, TemplateError> {
         pod["imagePullSecrets"] = settings.image_pull_secrets.iter().map(|n| json!({"name": n})).collect();
     }
     pod["containers"][0]["command"] = json!(command(settings, part));
-    specifics(settings, part, pod);
+    specifics(part, pod);
     if part == Part::Etcd {
         etcd_storage(settings, &mut obj);
     }
@@ -200,13 +200,13 @@ fn secret_volume(name: &str, secret: &str) -> Value {
 }
 
 /// Ports, probes, mounts and volumes that differ between components.
-fn specifics(settings: &Settings, part: Part, pod: &mut Value) {
+fn specifics(part: Part, pod: &mut Value) {
     let config_volume = || secret_volume("karmada-config", &format!("{}-config", part.name()));
     let config_mount = json!({"name": "karmada-config", "mountPath": "/etc/karmada/config", "readOnly": true});
     let cert_mount = json!({"name": "karmada-cert", "mountPath": "/etc/karmada/pki", "readOnly": true});
     let c = &mut pod["containers"][0];
     match part {
-        Part::Etcd => return,
+        Part::Etcd => {} // its template has everything: probes, ports, mounts.
         Part::ApiServer => {
             c["ports"] = json!([{"name": "server", "containerPort": 5443, "protocol": "TCP"}]);
             c["livenessProbe"] = https_probe("/livez", 5443);
@@ -259,7 +259,6 @@ fn specifics(settings: &Settings, part: Part, pod: &mut Value) {
             pod["volumes"] = json!([config_volume(), secret_volume("cert", "karmada-webhook-cert")]);
         }
     }
-    let _ = settings;
 }
 
 /// The etcd data volume: a host directory on the chosen node, a claim per replica, or scratch.
