@@ -21,7 +21,13 @@ struct Host {
 
 impl Host {
     fn start() -> Host {
-        let plane = Plane::start_with(&["--profile", "kubernetes", "--simulate-workloads"]);
+        Self::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Host {
+        let mut args = vec!["--profile", "kubernetes", "--simulate-workloads"];
+        args.extend_from_slice(extra);
+        let plane = Plane::start_with(&args);
         let data = plane.dir.path().join("karmada");
         let pki = data.join("pki");
         let host = Host { plane, data, pki };
@@ -61,8 +67,10 @@ impl Host {
 
     fn init(&self, extra: &[&str]) -> common::Run {
         let (data, pki) = (self.data.to_str().unwrap(), self.pki.to_str().unwrap());
-        let mut args =
-            vec!["init", "--karmada-data", data, "--karmada-pki", pki, "--wait-component-ready-timeout", "90"];
+        let mut args = vec!["init", "--karmada-data", data, "--karmada-pki", pki];
+        if !extra.contains(&"--wait-component-ready-timeout") {
+            args.extend(["--wait-component-ready-timeout", "90"]);
+        }
         args.extend_from_slice(extra);
         self.karmadactl(&args)
     }
@@ -309,4 +317,33 @@ fn crds_tarball_is_checked_before_anything_is_applied() {
     let crds = out.stdout.lines().filter(|l| l.trim_start().starts_with("CustomResourceDefinition ")).count();
     assert_eq!(crds, 19, "{}", out.stdout);
     assert!(out.stdout.contains(&format!("CRDs {}", release.display())), "{}", out.stdout);
+}
+
+#[test]
+fn a_workload_that_never_gets_ready_is_explained() {
+    // Pods of this host stay Pending far longer than init waits.
+    let host = Host::start_with(&["--pod-ready-delay", "1h"]);
+    let out = host.init(&["--wait-component-ready-timeout", "2"]);
+    assert_eq!(out.code, 1, "init succeeded with a karmada-apiserver that is not ready:\n{}", out.stderr);
+    // etcd not being ready is only a warning, as upstream; the API server stops init.
+    assert!(
+        out.stderr.contains("warning: StatefulSet karmada-system/etcd did not become ready within 2s"),
+        "{}",
+        out.stderr
+    );
+    let error = out.stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_default();
+    assert!(
+        error.contains("Deployment karmada-system/karmada-apiserver did not become ready within 2s"),
+        "{}",
+        out.stderr
+    );
+    let pods = names(&host.json(&["get", "pods", "-n", NS, "-l", "app=karmada-apiserver"]));
+    assert!(!pods.is_empty(), "the Deployment has pods");
+    assert!(
+        pods.iter().any(|p| error.contains(&format!("pod karmada-system/{p} is Pending"))),
+        "{error} names none of {pods:?}"
+    );
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    assert!(host.installed("deployments").contains("karmada-apiserver"));
+    assert!(!host.installed("deployments").contains("karmada-webhook"), "init went on after the fatal wait");
 }

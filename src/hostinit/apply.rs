@@ -174,3 +174,36 @@ pub async fn explain_not_ready(client: &Client, namespace: &str, app: &str) -> S
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deployment(generation: i64, status: Value) -> Value {
+        json!({"kind": "Deployment", "metadata": {"generation": generation}, "spec": {"replicas": 2}, "status": status})
+    }
+
+    #[test]
+    fn ready_means_observed_updated_and_available() {
+        let ready = json!({"observedGeneration": 3, "updatedReplicas": 2, "availableReplicas": 2});
+        assert!(workload_ready(&deployment(3, ready.clone())));
+        assert!(!workload_ready(&deployment(4, ready)), "a newer generation is not observed yet");
+        let rolling = json!({"observedGeneration": 3, "updatedReplicas": 1, "availableReplicas": 2});
+        assert!(!workload_ready(&deployment(3, rolling)));
+        let unavailable = json!({"observedGeneration": 3, "updatedReplicas": 2, "availableReplicas": 1});
+        assert!(!workload_ready(&deployment(3, unavailable)));
+        let sts = json!({"kind": "StatefulSet", "metadata": {"generation": 1}, "spec": {"replicas": 1},
+                         "status": {"observedGeneration": 1, "updatedReplicas": 1, "readyReplicas": 1}});
+        assert!(workload_ready(&sts), "a StatefulSet counts ready replicas");
+    }
+
+    #[test]
+    fn every_rendered_kind_has_a_resource() {
+        for (v, k) in [("v1", "Secret"), ("apps/v1", "StatefulSet"), ("apiregistration.k8s.io/v1", "APIService")] {
+            let (ar, _) = api_resource(v, k).unwrap();
+            assert_eq!(ar.api_version, v);
+        }
+        assert!(api_resource("v1", "Pod").is_none());
+    }
+}
