@@ -347,3 +347,54 @@ fn a_workload_that_never_gets_ready_is_explained() {
     assert!(host.installed("deployments").contains("karmada-apiserver"));
     assert!(!host.installed("deployments").contains("karmada-webhook"), "init went on after the fatal wait");
 }
+
+/// Serves `body` at `/crds.tar.gz` over plain HTTP, redirecting `/download` there as GitHub's
+/// release links do; any other path is a 404. Runs until the test process ends.
+fn serve_tarball(body: Vec<u8>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let location = format!("{base}/crds.tar.gz");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            if reader.read_line(&mut request).is_err() {
+                continue;
+            }
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or_default().to_string();
+            let head = match path.as_str() {
+                "/download" => format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n"),
+                "/crds.tar.gz" => format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n", body.len()),
+                _ => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n".to_string(),
+            };
+            let _ = stream.write_all(format!("{head}Connection: close\r\n\r\n").as_bytes());
+            if path == "/crds.tar.gz" {
+                let _ = stream.write_all(&body);
+            }
+        }
+    });
+    base
+}
+
+#[test]
+fn crds_can_come_from_a_url() {
+    let host = Host::start();
+    let base = serve_tarball(release_tarball());
+    let url = format!("{base}/download");
+    let out = host.init(&["--crds", &url, "--dry-run"]);
+    assert_eq!(out.code, 0, "the downloaded tarball was refused:\n{}", out.stderr);
+    let crds = out.stdout.lines().filter(|l| l.trim_start().starts_with("CustomResourceDefinition ")).count();
+    assert_eq!(crds, 19, "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("CRDs {url}")), "{}", out.stdout);
+
+    let missing = format!("{base}/nothing-here.tar.gz");
+    let out = host.init(&["--crds", &missing, "--dry-run"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains(&format!("cannot download {missing}: the server answered 404")), "{}", out.stderr);
+}

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Node, Service};
-use kube::Client;
+use kube::{Client, ResourceExt as _};
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use serde_json::json;
 
@@ -258,8 +258,6 @@ async fn complete(client: &Client, settings: &mut Settings) -> anyhow::Result<Ho
     }
     Ok(HostFacts { simulated, node_labels })
 }
-
-use kube::ResourceExt as _;
 
 /// Loads the CRDs named by `--crds`, checking a tarball completely before anything is applied.
 async fn load_crds(source: &CrdSource) -> anyhow::Result<CrdSet> {
