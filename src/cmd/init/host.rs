@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Node, Service};
-use kube::{Client, ResourceExt as _};
 use kube::api::{Api, ListParams, Patch, PatchParams};
+use kube::{Client, ResourceExt as _};
 use serde_json::json;
 
 use super::InitArgs;
