@@ -150,6 +150,8 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l stderrthr
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l embedded -d 'Run the embedded control plane on this machine (API server, store and Karmada controllers in one background process) instead of installing into a host cluster'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l foreground -d 'With --embedded: run the control plane in this terminal until interrupted instead of in the background'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l dry-run -d 'Show what would be installed (every object and file) without creating anything; with -o yaml or -o json, print the host cluster objects as applyable manifests'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -l host-only -d 'Stop once the host cluster objects are ready, before connecting to the new karmada-apiserver (for hosts whose NodePort this machine cannot reach). Also happens by itself when the host\'s nodes are simulated (\'controlplane serve --simulate-workloads\')'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand init" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s n -l namespace -d 'Namespace of the Karmada control plane components in the host cluster' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l kubeconfig -d 'Path to the kubeconfig file of the cluster (default: $KUBECONFIG, then ~/.kube/config)' -r
@@ -181,7 +183,7 @@ complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l dry-run
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s f -l force -d 'Skip the confirmation prompt (required when there is no terminal to ask on)'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l purge-namespace -d 'Also delete the namespace the control plane ran in'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l embedded -d 'Remove the embedded control plane started by \'init --embedded\': stop its process and delete its data directory and PKI'
-complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l keep-data -d 'With --embedded: stop the control plane but keep its data, so \'init --embedded\' can start it again'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -l keep-data -d 'Keep the data: on a host cluster, etcd\'s hostPath directory and PVCs (otherwise a Job on etcd\'s node empties the directory); with --embedded, stop the control plane but keep its data directory, so \'init --embedded\' can start it again'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand deinit" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand join" -l cluster-namespace -d 'Namespace in the control plane (and the member) where member cluster secrets are stored' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand join" -l cluster-context -d 'Context name of the cluster in the kubeconfig; empty means the current context' -r

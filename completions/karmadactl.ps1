@@ -143,6 +143,8 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
             [CompletionResult]::new('--embedded', '--embedded', [CompletionResultType]::ParameterName, 'Run the embedded control plane on this machine (API server, store and Karmada controllers in one background process) instead of installing into a host cluster')
             [CompletionResult]::new('--foreground', '--foreground', [CompletionResultType]::ParameterName, 'With --embedded: run the control plane in this terminal until interrupted instead of in the background')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be installed (every object and file) without creating anything; with -o yaml or -o json, print the host cluster objects as applyable manifests')
+            [CompletionResult]::new('--host-only', '--host-only', [CompletionResultType]::ParameterName, 'Stop once the host cluster objects are ready, before connecting to the new karmada-apiserver (for hosts whose NodePort this machine cannot reach). Also happens by itself when the host''s nodes are simulated (''controlplane serve --simulate-workloads'')')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -175,7 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Skip the confirmation prompt (required when there is no terminal to ask on)')
             [CompletionResult]::new('--purge-namespace', '--purge-namespace', [CompletionResultType]::ParameterName, 'Also delete the namespace the control plane ran in')
             [CompletionResult]::new('--embedded', '--embedded', [CompletionResultType]::ParameterName, 'Remove the embedded control plane started by ''init --embedded'': stop its process and delete its data directory and PKI')
-            [CompletionResult]::new('--keep-data', '--keep-data', [CompletionResultType]::ParameterName, 'With --embedded: stop the control plane but keep its data, so ''init --embedded'' can start it again')
+            [CompletionResult]::new('--keep-data', '--keep-data', [CompletionResultType]::ParameterName, 'Keep the data: on a host cluster, etcd''s hostPath directory and PVCs (otherwise a Job on etcd''s node empties the directory); with --embedded, stop the control plane but keep its data directory, so ''init --embedded'' can start it again')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

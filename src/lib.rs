@@ -10,6 +10,7 @@ pub mod cmd;
 pub mod controlplane;
 pub mod duration;
 pub mod error;
+pub mod hostinit;
 pub mod karmada;
 pub mod kubeconfig;
 pub mod membership;

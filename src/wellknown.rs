@@ -17,6 +17,11 @@ pub const LABEL_KARMADA_SYSTEM: &str = "karmada.io/system";
 pub const LABEL_KARMADA_MANAGED: &str = "karmada.io/managed";
 /// Label key on objects `init` creates in the host cluster; deinit deletes by it.
 pub const LABEL_BOOTSTRAPPING: &str = "karmada.io/bootstrapping";
+/// Label on every host-cluster object `init` creates (value `karmadactl-init`): deinit deletes
+/// only objects that carry it, so it never removes what someone else labelled for Karmada.
+pub const LABEL_INSTALLED_BY: &str = "karmadactl.karmada.io/installed-by";
+/// Label `init` puts on the node that holds etcd's hostPath data.
+pub const LABEL_ETCD_NODE: &str = "karmada.io/etcd";
 
 /// Context and cluster name of the Karmada API server in written kubeconfigs.
 pub const KARMADA_APISERVER_CONTEXT: &str = "karmada-apiserver";

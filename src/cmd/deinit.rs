@@ -11,6 +11,7 @@ use crate::cli::Context;
 use crate::controlplane::embedded::layout::{PKI_FILES, RECORD_FILE};
 use crate::controlplane::embedded::{Layout, Record, default_data_dir, process};
 use crate::error::UsageError;
+use crate::hostinit::remove;
 
 /// Remove the Karmada control plane from the Kubernetes cluster.
 #[derive(Debug, Args)]
@@ -46,9 +47,10 @@ pub struct DeinitArgs {
     #[arg(short = 'd', long, value_name = "PATH", requires = "embedded")]
     pub karmada_data: Option<String>,
 
-    /// With --embedded: stop the control plane but keep its data, so 'init --embedded' can
-    /// start it again.
-    #[arg(long, requires = "embedded")]
+    /// Keep the data: on a host cluster, etcd's hostPath directory and PVCs (otherwise a Job
+    /// on etcd's node empties the directory); with --embedded, stop the control plane but keep
+    /// its data directory, so 'init --embedded' can start it again.
+    #[arg(long)]
     pub keep_data: bool,
 }
 
@@ -57,14 +59,58 @@ pub fn run(args: DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
         return embedded(&args, ctx);
     }
     args.host.resolve()?;
-    Err(crate::error::NotBuilt {
-        command: format!("{} deinit", ctx.parent()),
-        instead: Some(format!(
-            "removing a host-cluster installation is not built yet; '{} deinit --embedded' removes the embedded control plane.",
-            ctx.parent()
-        )),
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(host(&args, ctx))
+}
+
+/// Removes what `init` installed into the host cluster: only objects carrying init's labels.
+async fn host(args: &DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
+    let parent = ctx.parent();
+    let (client, server) = super::init::host::host_client(&args.host).await?;
+    let removal = remove::plan(&client, &args.namespace, args.purge_namespace, args.keep_data).await.map_err(|e| {
+        let hint = match e {
+            remove::RemoveError::NoNamespace(_) => "pass the namespace given to init with -n/--namespace.",
+            _ => "check the host cluster's kubeconfig and your permissions there.",
+        };
+        anyhow::Error::from(UsageError::with_hint(format!("{e:#} (host cluster at {server})"), hint))
+    })?;
+    ctx.printer.progress(&format!("removes Karmada from Kubernetes ({server}, namespace {}):", args.namespace));
+    for line in removal.describe() {
+        ctx.printer.progress(&format!("  - {line}"));
     }
-    .into())
+    if removal.namespace_not_ours {
+        ctx.printer.warn(&format!(
+            "namespace {} was not created by init (it lacks the {}={} label); it is kept",
+            args.namespace,
+            crate::wellknown::LABEL_INSTALLED_BY,
+            remove::INSTALLED_BY_INIT
+        ));
+    }
+    if removal.is_empty() {
+        ctx.printer.progress("  (nothing: no objects created by init were found)");
+        return Ok(());
+    }
+    if args.dry_run {
+        ctx.printer.progress("dry run: nothing was deleted");
+        return Ok(());
+    }
+    if !args.force && !confirm(parent, "Remove Karmada from the host cluster?", "")? {
+        ctx.printer.progress("deinit cancelled; nothing was deleted");
+        return Ok(());
+    }
+    removal
+        .execute(&client, &|line| ctx.printer.progress(line), &|line| ctx.printer.warn(line))
+        .await
+        .map_err(|e| anyhow::Error::from(e).context("removing Karmada from the host cluster"))?;
+    let kept = if args.keep_data || removal.data.is_none() {
+        " etcd's data was kept (a hostPath directory on the etcd node, default /var/lib/karmada-etcd, or PVCs)."
+    } else {
+        ""
+    };
+    ctx.printer.progress(&format!(
+        "Karmada was removed from the host cluster.{kept} The certificates and the admin kubeconfig on this machine (default /etc/karmada) are left in place."
+    ));
+    Ok(())
 }
 
 /// One step of the plan, printed before anything happens.
@@ -136,7 +182,7 @@ fn embedded(args: &DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
         ctx.printer.progress("dry run: nothing was changed");
         return Ok(());
     }
-    if !args.force && !confirm(parent)? {
+    if !args.force && !confirm(parent, "Remove the embedded control plane?", " --embedded")? {
         ctx.printer.progress("deinit cancelled; nothing was changed");
         return Ok(());
     }
@@ -157,16 +203,17 @@ fn embedded(args: &DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn confirm(parent: &str) -> anyhow::Result<bool> {
+/// Asks on the terminal; without one, refuses (never waits on a pipe) and names --force.
+fn confirm(parent: &str, question: &str, mode_flag: &str) -> anyhow::Result<bool> {
     if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
         return Err(UsageError::with_hint(
             "deinit needs confirmation, and there is no terminal to ask on",
-            format!("nothing was changed; run '{parent} deinit --embedded --force' to remove it without asking."),
+            format!("nothing was changed; run '{parent} deinit{mode_flag} --force' to remove it without asking."),
         )
         .into());
     }
     let term = dialoguer::console::Term::stderr();
-    Ok(dialoguer::Confirm::new().with_prompt("Remove the embedded control plane?").default(false).interact_on(&term)?)
+    Ok(dialoguer::Confirm::new().with_prompt(question).default(false).interact_on(&term)?)
 }
 
 /// Deletes only the files the plane's PKI consists of, then the directory if that left it

@@ -108,6 +108,43 @@ See '{parent} register --help' for more options.
     )
 }
 
+/// The banner after an install into a host cluster (upstream's text, with this install's
+/// kubeconfig path).
+pub fn render_host(parent: &str, kubeconfig: &str) -> String {
+    let kc = shell_word(kubeconfig);
+    let join = join_command(parent, kubeconfig);
+    format!(
+        "{SEPARATOR}
+{LOGO}
+{SEPARATOR}
+Karmada is installed successfully.
+
+Register Kubernetes cluster to Karmada control plane.
+
+Register cluster with 'Push' mode
+
+Step 1: Use \"{parent} join\" command to register the cluster to Karmada control plane. --cluster-kubeconfig is kubeconfig of the member cluster.
+(In karmada)~# MEMBER_CLUSTER_NAME=$(cat ~/.kube/config  | grep current-context | sed 's/: /\\n/g'| sed '1d')
+(In karmada)~# {join}
+
+Step 2: Show members of karmada
+(In karmada)~# kubectl --kubeconfig {kc} get clusters
+
+
+Register cluster with 'Pull' mode
+
+Step 1: Use \"{parent} register\" command to register the cluster to Karmada control plane. \"--cluster-name\" is set to cluster of current-context by default.
+(In member cluster)~# {parent} token create --print-register-command --kubeconfig={kc}
+(In member cluster)~# {parent} register <karmada-apiserver-address> --token <token> --discovery-token-ca-cert-hash <hash> --kubeconfig=<member kubeconfig>
+
+Step 2: Show members of karmada
+(In karmada)~# {parent} --kubeconfig={kc} get clusters
+
+See '{parent} register --help' for more options.
+"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,9 @@
 pub(crate) mod banner;
 mod components;
 mod embedded;
+pub mod host;
+#[cfg(test)]
+mod host_render_tests;
 
 use std::net::IpAddr;
 
@@ -157,6 +160,17 @@ pub struct InitArgs {
     #[arg(short = 'o', long, value_name = "FORMAT")]
     pub output: Option<String>,
 
+    /// Show what would be installed (every object and file) without creating anything; with
+    /// -o yaml or -o json, print the host cluster objects as applyable manifests.
+    #[arg(long, conflicts_with = "embedded")]
+    pub dry_run: bool,
+
+    /// Stop once the host cluster objects are ready, before connecting to the new
+    /// karmada-apiserver (for hosts whose NodePort this machine cannot reach). Also happens by
+    /// itself when the host's nodes are simulated ('controlplane serve --simulate-workloads').
+    #[arg(long, conflicts_with = "embedded")]
+    pub host_only: bool,
+
     /// Seconds to wait for each component to become ready; 0 waits forever.
     #[arg(long, default_value_t = 120, value_name = "SECONDS")]
     pub wait_component_ready_timeout: i32,
@@ -232,11 +246,7 @@ pub fn run(args: InitArgs, ctx: &Context) -> anyhow::Result<()> {
             UsageError::with_hint(format!("no host Kubernetes cluster to install into: {e:#}"), embedded_hint).into()
         );
     }
-    let instead = format!(
-        "installing into a host cluster is not built yet; to run Karmada on this machine, use '{} init --embedded'.",
-        ctx.parent()
-    );
-    Err(crate::error::NotBuilt { command: format!("{} init", ctx.parent()), instead: Some(instead) }.into())
+    host::run(&args, output, ctx)
 }
 
 /// `--karmada-data` as given, else upstream's default.

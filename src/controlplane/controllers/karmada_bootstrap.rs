@@ -88,7 +88,7 @@ fn aggregated_rules(verbs: &[&str]) -> Value {
     )
 }
 
-fn cluster_roles() -> Vec<Value> {
+pub(crate) fn cluster_roles() -> Vec<Value> {
     let autoupdate = Some(json!({"rbac.authorization.kubernetes.io/autoupdate": "true"}));
     vec![
         cluster_role(
@@ -130,7 +130,7 @@ fn cluster_roles() -> Vec<Value> {
     ]
 }
 
-fn cluster_role_bindings() -> Vec<Value> {
+pub(crate) fn cluster_role_bindings() -> Vec<Value> {
     vec![
         // Discovery for anonymous callers (kube-apiserver grants it to authenticated users only):
         // kubectl must map `cm` to a resource before it can read cluster-info, so without this a
@@ -165,7 +165,7 @@ fn cluster_role_bindings() -> Vec<Value> {
 /// needs to discover the plane before it has credentials, and nothing more. Bootstrap token
 /// users are authenticated, so not anonymous; they get the same read, which tells them nothing
 /// the anonymous read does not, so a client holding a token need not drop it to discover.
-fn cluster_info_reader() -> (Value, Value) {
+pub(crate) fn cluster_info_reader() -> (Value, Value) {
     let name = "system:karmada:bootstrap-signer-clusterinfo";
     let ns = super::bootstrap_signer::CLUSTER_INFO_NAMESPACE;
     let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",

@@ -18,6 +18,8 @@ mod replicasets;
 mod statefulsets;
 mod status;
 
+pub use nodes::SIMULATED_LABEL;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
