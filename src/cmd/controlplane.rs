@@ -93,6 +93,9 @@ pub struct ServeArgs {
     pub kubernetes_version: String,
 
     #[command(flatten)]
+    pub datastore: super::datastore::DatastoreArgs,
+
+    #[command(flatten)]
     pub simulation: SimulationArgs,
 }
 
@@ -198,6 +201,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     }
     let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
     let mut config = ServerConfig::new(data_dir, listen);
+    config.datastore = args.datastore.datastore()?;
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;

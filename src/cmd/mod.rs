@@ -5,6 +5,7 @@ pub mod completion;
 pub mod connection;
 pub mod controlplane;
 pub mod cordon;
+pub mod datastore;
 pub mod deinit;
 pub mod get;
 pub mod init;

@@ -19,6 +19,8 @@ pub enum Profile {
 pub struct ServerConfig {
     /// Holds `pki/`, the store (`state.db`) and `admin.kubeconfig`.
     pub data_dir: PathBuf,
+    /// Where objects are stored: SQLite in the data directory, or etcd.
+    pub datastore: crate::controlplane::store::Datastore,
     /// Address to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
     /// Extra names for the serving certificate.
@@ -53,6 +55,7 @@ impl ServerConfig {
     pub fn new(data_dir: PathBuf, listen: SocketAddr) -> Self {
         Self {
             data_dir,
+            datastore: Default::default(),
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,

@@ -12,7 +12,6 @@ use tokio::task::JoinHandle;
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
 use crate::controlplane::controllers::{self, follow};
-use crate::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
 use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
 use crate::kubeconfig::KubeconfigBuilder;
 
@@ -68,7 +67,7 @@ impl ServerError {
             ServerError::Bind { .. } => Some("pick another --listen address, or stop what is using this one.".into()),
             ServerError::DataDir { .. } => Some("check that the data directory is writable by this user.".into()),
             ServerError::Store(crate::controlplane::store::StoreError::Backend(_)) => Some(
-                "another control plane may be using this data directory; stop it or use another --data-dir.".into(),
+                "with --datastore etcd://, check that etcd is reachable (and the --etcd-* TLS files); otherwise another control plane may be using this data directory: stop it or use another --data-dir.".into(),
             ),
             _ => None,
         }
@@ -107,8 +106,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     names.ips.push(config.listen.ip());
     names.ips.extend(config.advertise_address);
     let pki = PlanePki::load_or_create(&config.pki_dir(), &names, config.leaf_validity)?;
-    let sqlite = SqliteStore::open(&config.store_path(), SqliteOptions::default())?;
-    let store: Arc<dyn Store> = sqlite;
+    let store: Arc<dyn Store> = config.datastore.open(&config.store_path()).await?;
     let tokens = ServiceAccountTokens::new(
         &pki.service_account_key,
         "https://kubernetes.default.svc.cluster.local".to_string(),

@@ -1,0 +1,124 @@
+//! The store conformance suite against a real three-member etcd cluster, and what only the
+//! etcd backend does: learning compactions made by someone else, key namespaces, surviving
+//! the loss of a member.
+#![cfg(feature = "etcd")]
+
+mod common;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use karmadactl::controlplane::store::conformance::next_event;
+use karmadactl::controlplane::store::etcd::EtcdStore;
+use karmadactl::controlplane::store::{EtcdConfig, EventKind, ListOptions, Store, StoreError};
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+use common::etcd::EtcdCluster;
+
+/// Each conformance test gets its own cluster (revisions are global to an etcd cluster, and
+/// the suite counts them); at most two clusters run at once on a small machine.
+static CLUSTERS: Semaphore = Semaphore::const_new(2);
+
+async fn connect(cluster: &EtcdCluster, prefix: &str) -> Arc<EtcdStore> {
+    let config = EtcdConfig {
+        endpoints: cluster.endpoints().split(',').map(String::from).collect(),
+        prefix: prefix.to_string(),
+        tls: None,
+    };
+    EtcdStore::connect(&config).await.expect("connect to etcd")
+}
+
+async fn fresh() -> ((EtcdCluster, SemaphorePermit<'static>), Arc<dyn Store>) {
+    let permit = CLUSTERS.acquire().await.expect("semaphore");
+    let cluster = tokio::task::spawn_blocking(|| EtcdCluster::start(3)).await.expect("start etcd");
+    let store: Arc<dyn Store> = connect(&cluster, "").await;
+    ((cluster, permit), store)
+}
+
+karmadactl::store_conformance_tests!(fresh);
+
+fn b(s: &str) -> Bytes {
+    Bytes::copy_from_slice(s.as_bytes())
+}
+
+/// Another client compacts etcd: lists and watches from before it are refused as compacted
+/// (the API server's 410 Gone), and the store learns the compacted revision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compaction_by_another_client_is_learnt() {
+    let _permit = CLUSTERS.acquire().await.expect("semaphore");
+    let cluster = tokio::task::spawn_blocking(|| EtcdCluster::start(3)).await.expect("start etcd");
+    let store = connect(&cluster, "").await;
+    let r1 = store.create("/registry/x/a", b("1")).await.expect("create");
+    let r2 = store.update("/registry/x/a", b("2"), r1).await.expect("update");
+    let r3 = store.create("/registry/x/b", b("1")).await.expect("create");
+    assert_eq!(store.compacted_revision(), 0);
+
+    cluster.compact(r3);
+    match store.watch("/registry/x/", r1) {
+        Ok(mut stream) => match futures::StreamExt::next(&mut stream).await {
+            Some(Err(StoreError::Compacted { requested, compacted })) => assert_eq!((requested, compacted), (r1, r3)),
+            other => panic!("expected Compacted as the first watch item, got {other:?}"),
+        },
+        Err(err) => panic!("the store did not know about the compaction yet, so the watch opens: {err}"),
+    }
+    assert_eq!(store.compacted_revision(), r3, "the watch taught the store the compacted revision");
+    let at_r2 = ListOptions { revision: Some(r2), ..ListOptions::default() };
+    match store.list("/registry/x/", at_r2).await {
+        Err(StoreError::Compacted { requested, compacted }) => assert_eq!((requested, compacted), (r2, r3)),
+        other => panic!("expected Compacted, got {other:?}"),
+    }
+    // A second store opened now finds the compacted revision by itself.
+    let other = connect(&cluster, "").await;
+    assert_eq!(other.compacted_revision(), r3);
+    assert_eq!(other.current_revision(), r3);
+}
+
+/// Two stores with different key prefixes share one etcd without seeing each other's keys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn key_prefixes_keep_planes_apart() {
+    let _permit = CLUSTERS.acquire().await.expect("semaphore");
+    let cluster = tokio::task::spawn_blocking(|| EtcdCluster::start(1)).await.expect("start etcd");
+    let a = connect(&cluster, "/plane-a").await;
+    let b_store = connect(&cluster, "/plane-b").await;
+    let mut watch_b = b_store.watch("", 0).expect("watch");
+    a.create("/registry/core/configmaps/ns/x", b("a")).await.expect("create in a");
+    let rb = b_store.create("/registry/core/configmaps/ns/x", b("b")).await.expect("create in b");
+
+    let in_a = a.list("", ListOptions::default()).await.expect("list a").items;
+    assert_eq!(in_a.len(), 1);
+    assert_eq!((in_a[0].key.as_str(), &in_a[0].value[..]), ("/registry/core/configmaps/ns/x", &b"a"[..]));
+    let event = next_event(&mut watch_b).await;
+    assert_eq!((event.kind, event.revision, event.kv.value), (EventKind::Created, rb, b("b")));
+    // The keys really are under the prefix in etcd.
+    let raw = cluster.gateway("/v3/kv/range", r#"{"key":"AA==","range_end":"AA==","keys_only":true}"#);
+    assert!(raw.contains(&base64_of("/plane-a/registry/core/configmaps/ns/x")), "{raw}");
+    assert!(raw.contains(&base64_of("/plane-b/registry/core/configmaps/ns/x")), "{raw}");
+}
+
+/// With one of three members killed, writes, reads and open watches go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_failure_is_survived() {
+    let _permit = CLUSTERS.acquire().await.expect("semaphore");
+    let mut cluster = tokio::task::spawn_blocking(|| EtcdCluster::start(3)).await.expect("start etcd");
+    let store = connect(&cluster, "").await;
+    let r1 = store.create("/registry/f/a", b("1")).await.expect("create");
+    let mut stream = store.watch("/registry/f/", r1).expect("watch");
+    cluster.kill(0);
+    let mut last = r1;
+    for i in 0..20 {
+        last = store.update("/registry/f/a", b(&i.to_string()), last).await.expect("update with a member down");
+    }
+    assert_eq!(store.get("/registry/f/a").await.expect("get").map(|kv| kv.mod_revision), Some(last));
+    let mut seen = Vec::new();
+    while seen.last() != Some(&last) {
+        let event = next_event(&mut stream).await;
+        assert_eq!(event.kind, EventKind::Updated);
+        seen.push(event.revision);
+    }
+    assert_eq!(seen, ((r1 + 1)..=last).collect::<Vec<_>>(), "every update exactly once, in order");
+}
+
+fn base64_of(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(s)
+}
