@@ -342,7 +342,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__controlplane__subcmd__serve)
-            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --kubernetes-version --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --kubernetes-version --datastore --etcd-prefix --etcd-cafile --etcd-certfile --etcd-keyfile --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,6 +401,26 @@ _karmadactl() {
                     return 0
                     ;;
                 --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --datastore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --etcd-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --etcd-cafile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --etcd-certfile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --etcd-keyfile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -830,7 +850,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__init)
-            opts="-n -p -d -o -v -h --private-image-registry --image-pull-policy --image-pull-secrets --kube-image-mirror-country --kube-image-registry --kube-image-tag --cert-external-ip --cert-external-dns --cert-validity-period --ca-cert-file --ca-key-file --namespace --storage-classes-name --kubeconfig --context --host-cluster-domain --etcd-storage-mode --etcd-data --etcd-node-selector-labels --etcd-pvc-size --external-etcd-ca-cert-path --external-etcd-client-cert-path --external-etcd-client-key-path --external-etcd-servers --external-etcd-key-prefix --crds --config --karmada-apiserver-advertise-address --port --karmada-data --karmada-pki --embedded --foreground --output --wait-component-ready-timeout --etcd-image --etcd-replicas --etcd-priority-class --etcd-extra-args --karmada-apiserver-image --karmada-apiserver-replicas --karmada-apiserver-priority-class --karmada-apiserver-extra-args --karmada-scheduler-image --karmada-scheduler-replicas --karmada-scheduler-priority-class --karmada-scheduler-extra-args --karmada-kube-controller-manager-image --karmada-kube-controller-manager-replicas --karmada-kube-controller-manager-priority-class --karmada-kube-controller-manager-extra-args --karmada-controller-manager-image --karmada-controller-manager-replicas --karmada-controller-manager-priority-class --karmada-controller-manager-extra-args --karmada-webhook-image --karmada-webhook-replicas --karmada-webhook-priority-class --karmada-webhook-extra-args --karmada-aggregated-apiserver-image --karmada-aggregated-apiserver-replicas --karmada-aggregated-apiserver-priority-class --karmada-aggregated-apiserver-extra-args --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-n -p -d -o -v -h --private-image-registry --image-pull-policy --image-pull-secrets --kube-image-mirror-country --kube-image-registry --kube-image-tag --cert-external-ip --cert-external-dns --cert-validity-period --ca-cert-file --ca-key-file --namespace --storage-classes-name --kubeconfig --context --host-cluster-domain --etcd-storage-mode --etcd-data --etcd-node-selector-labels --etcd-pvc-size --external-etcd-ca-cert-path --external-etcd-client-cert-path --external-etcd-client-key-path --external-etcd-servers --external-etcd-key-prefix --crds --config --karmada-apiserver-advertise-address --port --karmada-data --karmada-pki --embedded --datastore --foreground --output --wait-component-ready-timeout --etcd-image --etcd-replicas --etcd-priority-class --etcd-extra-args --karmada-apiserver-image --karmada-apiserver-replicas --karmada-apiserver-priority-class --karmada-apiserver-extra-args --karmada-scheduler-image --karmada-scheduler-replicas --karmada-scheduler-priority-class --karmada-scheduler-extra-args --karmada-kube-controller-manager-image --karmada-kube-controller-manager-replicas --karmada-kube-controller-manager-priority-class --karmada-kube-controller-manager-extra-args --karmada-controller-manager-image --karmada-controller-manager-replicas --karmada-controller-manager-priority-class --karmada-controller-manager-extra-args --karmada-webhook-image --karmada-webhook-replicas --karmada-webhook-priority-class --karmada-webhook-extra-args --karmada-aggregated-apiserver-image --karmada-aggregated-apiserver-replicas --karmada-aggregated-apiserver-priority-class --karmada-aggregated-apiserver-extra-args --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -969,6 +989,10 @@ _karmadactl() {
                     return 0
                     ;;
                 --karmada-pki)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --datastore)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

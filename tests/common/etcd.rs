@@ -68,10 +68,15 @@ impl EtcdCluster {
     /// POSTs a JSON body to etcd's gRPC gateway (`/v3/...`) on a live member and returns the
     /// response body.
     pub fn gateway(&self, path: &str, body: &str) -> String {
-        let member = self.members.iter().find(|m| m.child.is_some()).expect("a live etcd member");
-        let (status, response) = http(member.client_port, "POST", path, body).expect("the etcd gateway answers");
+        let (status, response) = self.gateway_status(path, body);
         assert_eq!(status, 200, "etcd gateway {path}: {response}");
         response
+    }
+
+    /// Like [`gateway`](Self::gateway), for requests etcd may refuse: the HTTP status and body.
+    pub fn gateway_status(&self, path: &str, body: &str) -> (u16, String) {
+        let member = self.members.iter().find(|m| m.child.is_some()).expect("a live etcd member");
+        http(member.client_port, "POST", path, body).expect("the etcd gateway answers")
     }
 
     /// Compacts etcd's history up to `revision`, as another client (another control plane
