@@ -10,7 +10,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::etcd::EtcdCluster;
+use common::etcd::{EtcdCluster, TlsFiles};
 use common::plane::Plane;
 use serde_json::Value;
 
@@ -154,4 +154,54 @@ fn the_compactor_compacts_etcd() {
 fn b64(s: &str) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+/// `--etcd-cafile/--etcd-certfile/--etcd-keyfile` reach an etcd that demands client
+/// certificates.
+#[test]
+fn serve_on_etcd_with_client_certificates() {
+    let files = TlsFiles::new();
+    let cluster = EtcdCluster::start_with(1, Some(&files));
+    let path = |p: &std::path::Path| p.to_str().expect("UTF-8 temp path").to_string();
+    let plane = Plane::start_with(&[
+        "--datastore",
+        &cluster.datastore(),
+        "--etcd-cafile",
+        &path(&files.ca),
+        "--etcd-certfile",
+        &path(&files.client_cert),
+        "--etcd-keyfile",
+        &path(&files.client_key),
+    ]);
+    plane.kubectl_ok(&["create", "configmap", "over-tls", "--from-literal=k=v"]);
+    assert_eq!(plane.kubectl_ok(&["get", "configmap", "over-tls", "-o", "jsonpath={.data.k}"]), "v");
+}
+
+/// Bad datastore flags are usage errors, and an etcd nobody answers at fails the start with a
+/// hint, never a hang.
+#[test]
+fn bad_datastore_flags_and_unreachable_etcd_are_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("plane");
+    let serve = |extra: &[&str]| {
+        let mut args = vec!["controlplane", "serve", "--data-dir", data.to_str().unwrap(), "--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        common::karmadactl_run(&args)
+    };
+    let bogus = serve(&["--datastore", "postgres://db:5432"]);
+    assert_eq!(bogus.code, 1, "{}", bogus.stderr);
+    assert!(bogus.stderr.contains("invalid --datastore: unknown datastore \"postgres://db:5432\""), "{}", bogus.stderr);
+    let no_port = serve(&["--datastore", "etcd://etcd-1"]);
+    assert_eq!(no_port.code, 1, "{}", no_port.stderr);
+    assert!(no_port.stderr.contains("\"etcd-1\" is not host:port"), "{}", no_port.stderr);
+    let stray = serve(&["--etcd-cafile", "/nonexistent/ca.crt"]);
+    assert_eq!(stray.code, 1, "{}", stray.stderr);
+    assert!(stray.stderr.contains("the --etcd-* flags need an etcd datastore"), "{}", stray.stderr);
+
+    // A port nothing listens on: bound and released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let down = serve(&["--datastore", &format!("etcd://127.0.0.1:{port}")]);
+    assert_eq!(down.code, 1, "{}", down.stderr);
+    assert!(down.stderr.contains("the store could not be opened"), "{}", down.stderr);
+    assert!(down.stderr.contains("check that etcd is reachable"), "{}", down.stderr);
 }

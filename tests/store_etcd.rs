@@ -10,10 +10,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 use karmadactl::controlplane::store::conformance::next_event;
 use karmadactl::controlplane::store::etcd::EtcdStore;
-use karmadactl::controlplane::store::{EtcdConfig, EventKind, ListOptions, Store, StoreError};
+use karmadactl::controlplane::store::{EtcdConfig, EtcdTls, EventKind, ListOptions, Store, StoreError};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
-use common::etcd::EtcdCluster;
+use common::etcd::{EtcdCluster, TlsFiles};
 
 /// Each conformance test gets its own cluster (revisions are global to an etcd cluster, and
 /// the suite counts them); at most two clusters run at once on a small machine.
@@ -121,4 +121,36 @@ async fn a_member_failure_is_survived() {
 fn base64_of(s: &str) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+/// Against members that demand client certificates: the configured CA and client certificate
+/// are used, and without the client certificate etcd turns the store away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_with_client_certificates() {
+    let _permit = CLUSTERS.acquire().await.expect("semaphore");
+    let files = TlsFiles::new();
+    let files_ref = &files;
+    let cluster = std::thread::scope(|s| s.spawn(|| EtcdCluster::start_with(3, Some(files_ref))).join()).expect("etcd");
+    let endpoints: Vec<String> = cluster.https_endpoints().split(',').map(String::from).collect();
+    let config = |cert: bool| EtcdConfig {
+        endpoints: endpoints.clone(),
+        prefix: String::new(),
+        tls: Some(EtcdTls {
+            ca_file: Some(files.ca.clone()),
+            cert_file: cert.then(|| files.client_cert.clone()),
+            key_file: cert.then(|| files.client_key.clone()),
+        }),
+    };
+    let store = EtcdStore::connect(&config(true)).await.expect("connect over TLS");
+    let mut stream = store.watch("/registry/t/", 0).expect("watch");
+    let r = store.create("/registry/t/a", b("secret")).await.expect("create over TLS");
+    assert_eq!(store.get("/registry/t/a").await.expect("get").map(|kv| kv.value), Some(b("secret")));
+    let event = next_event(&mut stream).await;
+    assert_eq!((event.kind, event.revision), (EventKind::Created, r));
+
+    match EtcdStore::connect(&config(false)).await {
+        Err(StoreError::Backend(_)) => {}
+        Err(other) => panic!("expected a backend failure without a client certificate, got {other}"),
+        Ok(_) => panic!("etcd accepted a client without a certificate"),
+    }
 }

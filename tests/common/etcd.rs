@@ -23,6 +23,8 @@ pub struct EtcdCluster {
 struct Member {
     name: String,
     client_port: u16,
+    /// Plain-HTTP `/health` and `/metrics`, also when clients must use TLS.
+    metrics_port: u16,
     child: Option<Child>,
     log: PathBuf,
 }
@@ -30,11 +32,17 @@ struct Member {
 impl EtcdCluster {
     /// Starts `size` members and waits until every one reports healthy (a leader exists).
     pub fn start(size: usize) -> EtcdCluster {
+        Self::start_with(size, None)
+    }
+
+    /// Like [`start`](Self::start); with `tls`, clients must use HTTPS and present a
+    /// certificate signed by its CA.
+    pub fn start_with(size: usize, tls: Option<&TlsFiles>) -> EtcdCluster {
         let binary = etcd_binary();
         let mut last_error = String::new();
         for attempt in 0..ATTEMPTS {
             let dir = tempfile::tempdir().expect("temp dir");
-            match try_start(&binary, &dir, size, attempt) {
+            match try_start(&binary, &dir, size, attempt, tls) {
                 Ok(members) => return EtcdCluster { dir, members },
                 Err(err) => last_error = err,
             }
@@ -45,6 +53,11 @@ impl EtcdCluster {
     /// `host:port` of every member, comma-separated.
     pub fn endpoints(&self) -> String {
         self.members.iter().map(|m| format!("127.0.0.1:{}", m.client_port)).collect::<Vec<_>>().join(",")
+    }
+
+    /// `https://host:port` of every member, comma-separated (for a TLS cluster).
+    pub fn https_endpoints(&self) -> String {
+        self.members.iter().map(|m| format!("https://127.0.0.1:{}", m.client_port)).collect::<Vec<_>>().join(",")
     }
 
     /// The `--datastore` value for this cluster.
@@ -112,9 +125,80 @@ fn free_ports(n: usize) -> Vec<u16> {
     listeners.iter().map(|l| l.local_addr().expect("local addr").port()).collect()
 }
 
-fn try_start(binary: &PathBuf, dir: &tempfile::TempDir, size: usize, attempt: usize) -> Result<Vec<Member>, String> {
-    let ports = free_ports(2 * size);
-    let (client_ports, peer_ports) = ports.split_at(size);
+/// Certificates for a TLS cluster (PEM files): the CA, the members' serving certificate (for
+/// 127.0.0.1) and a client certificate, all made with the openssl CLI.
+pub struct TlsFiles {
+    pub dir: tempfile::TempDir,
+    pub ca: PathBuf,
+    pub server_cert: PathBuf,
+    pub server_key: PathBuf,
+    pub client_cert: PathBuf,
+    pub client_key: PathBuf,
+}
+
+impl TlsFiles {
+    pub fn new() -> TlsFiles {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let p = |name: &str| dir.path().join(name);
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl").args(args).current_dir(dir.path()).output().expect("openssl runs");
+            assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+        openssl(
+            &[
+                &["req", "-x509"],
+                &ec[..],
+                &["-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=etcd-ca", "-days", "2"],
+            ]
+            .concat(),
+        );
+        for (name, usage) in [("server", "serverAuth,clientAuth"), ("client", "clientAuth")] {
+            let ext = format!("subjectAltName=IP:127.0.0.1\nextendedKeyUsage={usage}\n");
+            std::fs::write(p(&format!("{name}.ext")), ext).expect("write ext");
+            let (key, csr, crt, extfile) =
+                (format!("{name}.key"), format!("{name}.csr"), format!("{name}.crt"), format!("{name}.ext"));
+            openssl(&[&["req"], &ec[..], &["-keyout", &key, "-out", &csr, "-subj", &format!("/CN={name}")]].concat());
+            openssl(&[
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                &crt,
+                "-days",
+                "2",
+                "-extfile",
+                &extfile,
+            ]);
+        }
+        TlsFiles {
+            ca: p("ca.crt"),
+            server_cert: p("server.crt"),
+            server_key: p("server.key"),
+            client_cert: p("client.crt"),
+            client_key: p("client.key"),
+            dir,
+        }
+    }
+}
+
+fn try_start(
+    binary: &PathBuf,
+    dir: &tempfile::TempDir,
+    size: usize,
+    attempt: usize,
+    tls: Option<&TlsFiles>,
+) -> Result<Vec<Member>, String> {
+    let ports = free_ports(3 * size);
+    let (client_ports, rest) = ports.split_at(size);
+    let (peer_ports, metrics_ports) = rest.split_at(size);
+    let scheme = if tls.is_some() { "https" } else { "http" };
     let name = |i: usize| format!("m{i}");
     let initial_cluster =
         (0..size).map(|i| format!("{}=http://127.0.0.1:{}", name(i), peer_ports[i])).collect::<Vec<_>>().join(",");
@@ -123,16 +207,22 @@ fn try_start(binary: &PathBuf, dir: &tempfile::TempDir, size: usize, attempt: us
     for i in 0..size {
         let log = dir.path().join(format!("{}.log", name(i)));
         let log_file = std::fs::File::create(&log).map_err(|e| e.to_string())?;
-        let client = format!("http://127.0.0.1:{}", client_ports[i]);
+        let client = format!("{scheme}://127.0.0.1:{}", client_ports[i]);
         let peer = format!("http://127.0.0.1:{}", peer_ports[i]);
-        let child = Command::new(binary)
+        let metrics = format!("http://127.0.0.1:{}", metrics_ports[i]);
+        let mut cmd = Command::new(binary);
+        if let Some(tls) = tls {
+            cmd.arg("--cert-file").arg(&tls.server_cert).arg("--key-file").arg(&tls.server_key);
+            cmd.arg("--trusted-ca-file").arg(&tls.ca).arg("--client-cert-auth");
+        }
+        let child = cmd
             .args(["--name", &name(i)])
             .arg("--data-dir")
             .arg(dir.path().join(name(i)))
             .args(["--listen-client-urls", &client, "--advertise-client-urls", &client])
             .args(["--listen-peer-urls", &peer, "--initial-advertise-peer-urls", &peer])
             .args(["--initial-cluster", &initial_cluster, "--initial-cluster-state", "new"])
-            .args(["--initial-cluster-token", &token])
+            .args(["--initial-cluster-token", &token, "--listen-metrics-urls", &metrics])
             // Quicker elections on loopback; the defaults suit real networks.
             .args(["--heartbeat-interval", "50", "--election-timeout", "500"])
             .args(["--logger", "zap", "--log-outputs", "stderr"])
@@ -142,7 +232,13 @@ fn try_start(binary: &PathBuf, dir: &tempfile::TempDir, size: usize, attempt: us
             .stderr(log_file)
             .spawn()
             .map_err(|e| format!("spawning etcd: {e}"))?;
-        members.push(Member { name: name(i), client_port: client_ports[i], child: Some(child), log });
+        members.push(Member {
+            name: name(i),
+            client_port: client_ports[i],
+            metrics_port: metrics_ports[i],
+            child: Some(child),
+            log,
+        });
     }
     let deadline = Instant::now() + READY_WITHIN;
     let mut pending: Vec<usize> = (0..size).collect();
@@ -154,7 +250,7 @@ fn try_start(binary: &PathBuf, dir: &tempfile::TempDir, size: usize, attempt: us
                 return Err(format!("etcd member exited with {status}; its log:\n{log}"));
             }
         }
-        pending.retain(|&i| !healthy(members[i].client_port));
+        pending.retain(|&i| !healthy(members[i].metrics_port));
         if Instant::now() > deadline {
             let logs: Vec<String> = members
                 .iter()

@@ -220,7 +220,7 @@ fn resolve(args: &InitArgs, ctx: &Context) -> anyhow::Result<Plan> {
         0 => Duration::from_secs(24 * 3600),
         n => Duration::from_secs(n as u64),
     };
-    let datastore_args = datastore_args(args, existing.as_ref(), &parent)?;
+    let datastore_args = datastore_args(args, existing.as_ref(), parent)?;
     Ok(Plan { layout, listen, names: cert_names, validity, validity_text, existing, ready_timeout, datastore_args })
 }
 
