@@ -685,6 +685,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--etcd-cafile', '--etcd-cafile', [CompletionResultType]::ParameterName, 'With an etcd datastore: CA certificate (PEM) that verifies the etcd members; turns on TLS')
             [CompletionResult]::new('--etcd-certfile', '--etcd-certfile', [CompletionResultType]::ParameterName, 'With an etcd datastore: client certificate (PEM) presented to etcd; turns on TLS')
             [CompletionResult]::new('--etcd-keyfile', '--etcd-keyfile', [CompletionResultType]::ParameterName, 'With an etcd datastore: key (PEM) of --etcd-certfile')
+            [CompletionResult]::new('--leader-elect-lease-duration', '--leader-elect-lease-duration', [CompletionResultType]::ParameterName, 'With an etcd datastore, several replicas may serve one plane: all serve the API, and the controllers run on the one holding the Lease kube-system/karmadactl-controlplane. This is how long the lease lasts unrenewed before another replica takes over')
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Number of simulated nodes (with --simulate-workloads)')
             [CompletionResult]::new('--pod-ready-delay', '--pod-ready-delay', [CompletionResultType]::ParameterName, 'How long a simulated pod stays Pending before it reports Running and Ready')
             [CompletionResult]::new('--node-cpu', '--node-cpu', [CompletionResultType]::ParameterName, 'CPU capacity of each simulated node')

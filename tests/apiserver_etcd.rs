@@ -205,3 +205,77 @@ fn bad_datastore_flags_and_unreachable_etcd_are_reported() {
     assert!(down.stderr.contains("the store could not be opened"), "{}", down.stderr);
     assert!(down.stderr.contains("check that etcd is reachable"), "{}", down.stderr);
 }
+
+/// Two replicas on one etcd: both serve the API; the controllers run on the holder of the
+/// controller Lease, and when the holder dies the other replica takes the lease and the
+/// controllers over.
+#[test]
+fn replicas_share_etcd_and_hand_over_the_controllers() {
+    let cluster = EtcdCluster::start(3);
+    let datastore = cluster.datastore();
+    let common_flags = ["--datastore", &datastore, "--leader-elect-lease-duration", "2s"];
+    let first = Plane::start_with(&common_flags);
+    let pki = first.data_dir.join("pki");
+    let mut flags = common_flags.to_vec();
+    flags.extend(["--pki-dir", pki.to_str().unwrap()]);
+    let second = Plane::start_with(&flags);
+
+    // Both serve the same objects.
+    first.kubectl_ok(&["create", "configmap", "shared", "--from-literal=k=v"]);
+    assert_eq!(second.kubectl_ok(&["get", "configmap", "shared", "-o", "jsonpath={.data.k}"]), "v");
+
+    let holder = |plane: &Plane| {
+        let run = plane.kubectl_run(&[
+            "get",
+            "lease",
+            "-n",
+            "kube-system",
+            "karmadactl-controlplane",
+            "-o",
+            "jsonpath={.spec.holderIdentity} {.spec.leaseTransitions}",
+        ]);
+        let text = if run.code == 0 { run.stdout } else { String::new() };
+        let (who, transitions) = text.split_once(' ').unwrap_or(("", ""));
+        (who.to_string(), transitions.parse::<i64>().unwrap_or(-1))
+    };
+    let wait_for_holder = |plane: &Plane, want: &dyn Fn(&str) -> bool| {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let (who, transitions) = holder(plane);
+            if want(&who) {
+                return (who, transitions);
+            }
+            assert!(std::time::Instant::now() < deadline, "the lease never got the expected holder; last {who:?}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    let address = |plane: &Plane| plane.url.trim_start_matches("https://").to_string();
+    let (who, _) = wait_for_holder(&first, &|who| !who.is_empty());
+    let (mut leader, survivor) = if who.ends_with(&format!("_{}", address(&first))) {
+        (first, second)
+    } else {
+        assert!(who.ends_with(&format!("_{}", address(&second))), "the holder {who:?} is neither replica");
+        (second, first)
+    };
+
+    // The controllers run (on the leader): a namespace deleted through the other replica is
+    // finalized and goes away.
+    let namespace_goes_away = |plane: &Plane, name: &str| {
+        plane.kubectl_ok(&["create", "namespace", name]);
+        plane.kubectl_ok(&["delete", "namespace", name, "--wait=false"]);
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while plane.kubectl_run(&["get", "namespace", name]).code == 0 {
+            assert!(std::time::Instant::now() < deadline, "namespace {name} was never finalized");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    namespace_goes_away(&survivor, "before-handover");
+
+    // The leader dies; the survivor takes the lease over and runs the controllers itself.
+    leader.kill9();
+    let mine = format!("_{}", address(&survivor));
+    let (_, transitions) = wait_for_holder(&survivor, &|who| who.ends_with(&mine));
+    assert!(transitions >= 1, "a takeover counts as a lease transition, got {transitions}");
+    namespace_goes_away(&survivor, "after-handover");
+    assert_eq!(survivor.kubectl_ok(&["get", "configmap", "shared", "-o", "jsonpath={.data.k}"]), "v");
+}

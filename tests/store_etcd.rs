@@ -154,3 +154,22 @@ async fn tls_with_client_certificates() {
         Ok(_) => panic!("etcd accepted a client without a certificate"),
     }
 }
+
+/// Writes by another client (another replica) raise this store's current revision, so the API
+/// server does not refuse their resourceVersions as "too large".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_clients_writes_raise_the_current_revision() {
+    let _permit = CLUSTERS.acquire().await.expect("semaphore");
+    let cluster = tokio::task::spawn_blocking(|| EtcdCluster::start(1)).await.expect("start etcd");
+    let mine = connect(&cluster, "").await;
+    let theirs = connect(&cluster, "").await;
+    let before = mine.current_revision();
+    let written = theirs.create("/registry/r/x", b("1")).await.expect("create");
+    assert!(written > before);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while mine.current_revision() < written {
+        assert!(std::time::Instant::now() < deadline, "the current revision stayed at {}", mine.current_revision());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(mine.current_revision(), written);
+}

@@ -26,6 +26,7 @@ use super::{KeyValue, ListOptions, ListPage, Revision, Store, StoreError, WatchS
 
 mod errors;
 mod keys;
+mod revision;
 mod watch;
 
 use errors::{Refusal, classify, retryable};
@@ -41,6 +42,16 @@ pub struct EtcdStore {
     current: Arc<AtomicI64>,
     /// The highest revision known to be compacted (by this store, or learnt from etcd).
     compacted: Arc<AtomicI64>,
+    /// Raises `current` as other clients write; stopped with the store.
+    follower: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for EtcdStore {
+    fn drop(&mut self) {
+        if let Some(follower) = self.follower.take() {
+            follower.abort();
+        }
+    }
 }
 
 /// How long to wait for etcd to answer when the store opens.
@@ -66,17 +77,19 @@ impl EtcdStore {
             .await
             .map_err(|_| unreachable(&config.endpoints))?
             .map_err(StoreError::backend)?;
-        let store = EtcdStore {
+        let mut store = EtcdStore {
             client,
             ns: Namespace::new(&config.prefix),
             current: Arc::new(AtomicI64::new(0)),
             compacted: Arc::new(AtomicI64::new(0)),
+            follower: None,
         };
         let current = tokio::time::timeout(CONNECT_TIMEOUT, store.fetch_current())
             .await
             .map_err(|_| unreachable(&config.endpoints))??;
         store.current.fetch_max(current, Ordering::AcqRel);
         store.learn_compacted().await?;
+        store.follower = Some(revision::follow(store.client.clone(), store.ns.clone(), Arc::clone(&store.current)));
         Ok(Arc::new(store))
     }
 
