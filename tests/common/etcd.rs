@@ -78,6 +78,15 @@ impl EtcdCluster {
         }
     }
 
+    /// Waits until every live member reports healthy again (after a kill: a new leader).
+    pub fn wait_healthy(&self) {
+        let deadline = Instant::now() + READY_WITHIN;
+        while !self.members.iter().filter(|m| m.child.is_some()).all(|m| healthy(m.metrics_port)) {
+            assert!(Instant::now() < deadline, "etcd did not become healthy again within {READY_WITHIN:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// POSTs a JSON body to etcd's gRPC gateway (`/v3/...`) on a live member and returns the
     /// response body.
     pub fn gateway(&self, path: &str, body: &str) -> String {

@@ -17,7 +17,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use etcd_client::{
     Certificate, Client, Compare, CompareOp, ConnectOptions, DeleteOptions, GetOptions, GetResponse, Identity,
-    TlsOptions, Txn, TxnOp, TxnOpResponse, TxnResponse,
+    KvClient, TlsOptions, Txn, TxnOp, TxnOpResponse, TxnResponse,
 };
 use futures::future::BoxFuture;
 
@@ -59,6 +59,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one request may take before it fails (watch streams are not limited by it: it
 /// bounds the wait for the stream to open).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest etcd answer accepted. tonic's default (4 MiB) is far below what a list of a
+/// large collection, or a watch catching up on up to a thousand revisions in one answer, can
+/// be; kube-apiserver accepts up to 2 GiB from etcd too.
+pub(super) const MAX_ANSWER_BYTES: usize = i32::MAX as usize;
 /// Attempts of one request while members are unreachable; the client picks a member per
 /// attempt, so with one member of three down a retry almost always lands on a live one.
 const ATTEMPTS: u32 = 20;
@@ -93,11 +97,15 @@ impl EtcdStore {
         Ok(Arc::new(store))
     }
 
+    fn kv(&self) -> KvClient {
+        self.client.kv_client().max_decoding_message_size(MAX_ANSWER_BYTES)
+    }
+
     /// Sends a range request, again on another member when one was unreachable.
     async fn range(&self, key: Vec<u8>, options: GetOptions) -> Result<GetResponse, etcd_client::Error> {
         let mut attempt = 0;
         loop {
-            match self.client.kv_client().get(key.clone(), Some(options.clone())).await {
+            match self.kv().get(key.clone(), Some(options.clone())).await {
                 Err(err) if attempt + 1 < ATTEMPTS && retryable(&err, true) => attempt += 1,
                 other => return other,
             }
@@ -109,7 +117,7 @@ impl EtcdStore {
     async fn write(&self, txn: Txn) -> Result<TxnResponse, StoreError> {
         let mut attempt = 0;
         loop {
-            match self.client.kv_client().txn(txn.clone()).await {
+            match self.kv().txn(txn.clone()).await {
                 Err(err) if attempt + 1 < ATTEMPTS && retryable(&err, false) => attempt += 1,
                 other => return other.map_err(StoreError::backend),
             }
@@ -325,7 +333,7 @@ impl EtcdStore {
         }
         let mut attempt = 0;
         let result = loop {
-            match self.client.kv_client().compact(upto, None).await {
+            match self.kv().compact(upto, None).await {
                 // Compacting twice to one revision is refused as "compacted", handled below.
                 Err(err) if attempt + 1 < ATTEMPTS && retryable(&err, true) => attempt += 1,
                 other => break other,

@@ -21,7 +21,12 @@ pub(super) fn follow(client: Client, ns: Namespace, current: Arc<AtomicI64>) -> 
         loop {
             let from = current.load(Ordering::Acquire) + 1;
             let options = WatchOptions::new().with_range(end.clone()).with_start_revision(from);
-            if let Ok(mut stream) = client.watch_client().watch(key.clone(), Some(options)).await {
+            if let Ok(mut stream) = client
+                .watch_client()
+                .max_decoding_message_size(super::MAX_ANSWER_BYTES)
+                .watch(key.clone(), Some(options))
+                .await
+            {
                 while let Ok(Some(resp)) = stream.message().await {
                     if resp.canceled() {
                         // Compacted past `from`: start again from the current revision.

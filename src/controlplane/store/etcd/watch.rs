@@ -36,7 +36,7 @@ pub(super) fn stream(w: Watch) -> WatchStream {
         let (key, end) = w.ns.prefix_range(&w.prefix);
         loop {
             let options = WatchOptions::new().with_range(end.clone()).with_start_revision(cursor + 1).with_prev_key();
-            let opened = w.client.watch_client().watch(key.clone(), Some(options)).await;
+            let opened = w.client.watch_client().max_decoding_message_size(super::MAX_ANSWER_BYTES).watch(key.clone(), Some(options)).await;
             let mut etcd = match opened {
                 Ok(etcd) => etcd,
                 Err(err) => {
