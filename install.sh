@@ -2,6 +2,8 @@
 # Builds karmadactl from this checkout and installs it under a prefix (default ~/.local):
 #   bin/karmadactl, bin/kubectl-karmada (the kubectl plugin name, a link to karmadactl),
 #   and bash, zsh and fish completions. Running it again replaces what it installed.
+# It builds the default features only: the etcd datastore (cargo feature "etcd") needs protoc
+# at build time, so a fresh machine needs nothing beyond the Rust toolchain (see README.md).
 set -euo pipefail
 
 prefix="${PREFIX:-$HOME/.local}"

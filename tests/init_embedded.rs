@@ -416,3 +416,39 @@ fn the_karmada_api_is_served_from_the_start() {
     assert_eq!(pp.code, 0, "{}", pp.stderr);
     assert!(pp.stdout.contains("member1"), "{}", pp.stdout);
 }
+
+/// `init --embedded --datastore etcd://` starts a plane on etcd; later runs keep the datastore
+/// the record names, and refuse to switch it.
+#[cfg(feature = "etcd")]
+#[test]
+fn init_on_etcd_keeps_the_datastore_across_restarts() {
+    let cluster = common::etcd::EtcdCluster::start(1);
+    let site = Site::new();
+    let first = site.init(&["--datastore", &cluster.datastore(), "--external-etcd-key-prefix", "/plane-1"]);
+    let created = site.kubectl(&["create", "configmap", "in-etcd", "--from-literal=a=1"]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let key = base64_of("/plane-1/registry/core/configmaps/default/in-etcd");
+    let raw = cluster.gateway("/v3/kv/range", &format!(r#"{{"key":"{key}","count_only":true}}"#));
+    assert!(raw.contains(r#""count":"1""#), "the object is in etcd under the prefix: {raw}");
+    assert!(!site.data.join("state.db").exists());
+
+    let pid = first["pid"].as_u64().unwrap() as u32;
+    unsafe {
+        libc::kill(pid as i32, libc::SIGKILL);
+    }
+    assert!(wait_dead(pid));
+    site.init(&[]);
+    let kept = site.kubectl(&["get", "configmap", "in-etcd", "-o", "jsonpath={.data.a}"]);
+    assert_eq!((kept.code, kept.stdout.as_str()), (0, "1"), "{}", kept.stderr);
+
+    let data = site.data.to_str().unwrap();
+    let switch = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--datastore", "sqlite"]);
+    assert_eq!(switch.code, 1, "{}", switch.stderr);
+    assert!(switch.stderr.contains("its datastore cannot be changed"), "{}", switch.stderr);
+}
+
+#[cfg(feature = "etcd")]
+fn base64_of(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(s)
+}

@@ -103,6 +103,15 @@ pub struct ServeArgs {
     pub kubernetes_version: String,
 
     #[command(flatten)]
+    pub datastore: super::datastore::DatastoreArgs,
+
+    /// With an etcd datastore, several replicas may serve one plane: all serve the API, and
+    /// the controllers run on the one holding the Lease kube-system/karmadactl-controlplane.
+    /// This is how long the lease lasts unrenewed before another replica takes over.
+    #[arg(long, default_value = "15s", value_name = "DURATION")]
+    pub leader_elect_lease_duration: String,
+
+    #[command(flatten)]
     pub simulation: SimulationArgs,
 }
 
@@ -208,6 +217,8 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     }
     let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
     let mut config = ServerConfig::new(data_dir, listen);
+    config.datastore = args.datastore.datastore()?;
+    config.leader_lease = positive_duration("leader-elect-lease-duration", &args.leader_elect_lease_duration)?;
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;

@@ -6,6 +6,7 @@ pub mod completion;
 pub mod connection;
 pub mod controlplane;
 pub mod cordon;
+pub mod datastore;
 pub mod deinit;
 pub mod get;
 pub mod init;

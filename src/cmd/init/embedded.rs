@@ -32,6 +32,8 @@ struct Plan {
     /// The record from an earlier init, when this data dir has one.
     existing: Option<Record>,
     ready_timeout: Duration,
+    /// `controlplane serve`'s datastore flags (empty for SQLite).
+    datastore_args: Vec<String>,
 }
 
 pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Result<()> {
@@ -57,6 +59,7 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
             cert_external_ips: plan.names.ips.iter().map(ToString::to_string).collect(),
             cert_external_dns: plan.names.dns.clone(),
             cert_validity_period: plan.validity_text.clone(),
+            datastore_args: plan.datastore_args.clone(),
             created_by: env!("CARGO_PKG_VERSION").to_string(),
         };
         record.write(&plan.layout.record())?;
@@ -217,7 +220,50 @@ fn resolve(args: &InitArgs, ctx: &Context) -> anyhow::Result<Plan> {
         0 => Duration::from_secs(24 * 3600),
         n => Duration::from_secs(n as u64),
     };
-    Ok(Plan { layout, listen, names: cert_names, validity, validity_text, existing, ready_timeout })
+    let datastore_args = datastore_args(args, existing.as_ref(), parent)?;
+    Ok(Plan { layout, listen, names: cert_names, validity, validity_text, existing, ready_timeout, datastore_args })
+}
+
+/// The datastore flags for `controlplane serve`: from --datastore and the --external-etcd-*
+/// flags on the first run, from the record afterwards (the objects live where they were put).
+fn datastore_args(args: &InitArgs, existing: Option<&Record>, parent: &str) -> anyhow::Result<Vec<String>> {
+    let path = |p: &Option<String>| p.as_deref().map(PathBuf::from).map(absolute).transpose();
+    let asked = args.datastore.clone().unwrap_or_else(|| "sqlite".into());
+    let etcd_flags = args.external_etcd_ca_cert_path.is_some()
+        || args.external_etcd_client_cert_path.is_some()
+        || args.external_etcd_key_prefix.is_some();
+    if asked == "sqlite" && args.datastore.is_some() && etcd_flags {
+        return Err(UsageError::with_hint(
+            "the --external-etcd-* flags need an etcd datastore with --embedded",
+            "add --datastore etcd://HOST:PORT, or drop the --external-etcd-* flags.",
+        )
+        .into());
+    }
+    let flags = crate::cmd::datastore::DatastoreArgs {
+        etcd_prefix: if asked == "sqlite" {
+            String::new()
+        } else {
+            args.external_etcd_key_prefix.clone().unwrap_or_default()
+        },
+        etcd_cafile: if asked == "sqlite" { None } else { path(&args.external_etcd_ca_cert_path)? },
+        etcd_certfile: if asked == "sqlite" { None } else { path(&args.external_etcd_client_cert_path)? },
+        etcd_keyfile: if asked == "sqlite" { None } else { path(&args.external_etcd_client_key_path)? },
+        datastore: asked,
+    };
+    flags.datastore()?;
+    let wanted: Vec<String> = flags.serve_args().into_iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    match existing {
+        Some(rec) if args.datastore.is_some() && rec.datastore_args != wanted => Err(UsageError::with_hint(
+            format!(
+                "this control plane keeps its objects in {}; its datastore cannot be changed",
+                if rec.datastore_args.is_empty() { "sqlite".to_string() } else { rec.datastore_args.join(" ") }
+            ),
+            format!("run init again without --datastore, or remove the plane first with '{parent} deinit --embedded'."),
+        )
+        .into()),
+        Some(rec) => Ok(rec.datastore_args.clone()),
+        None => Ok(wanted),
+    }
 }
 
 /// The `controlplane serve` command line of this plan.
@@ -246,6 +292,7 @@ fn serve_args(plan: &Plan, ctx: &Context) -> Vec<OsString> {
         args.push("--cert-external-dns".into());
         args.push(dns.into());
     }
+    args.extend(plan.datastore_args.iter().map(OsString::from));
     args
 }
 

@@ -151,6 +151,12 @@ pub struct InitArgs {
     #[arg(long)]
     pub embedded: bool,
 
+    /// With --embedded: where the control plane stores objects, `sqlite` (in the data
+    /// directory) or `etcd://HOST:PORT[,HOST:PORT...]`; the --external-etcd-* certificate
+    /// flags and --external-etcd-key-prefix apply to it. Kept for later runs on the same data.
+    #[arg(long, requires = "embedded", value_name = "sqlite|etcd://HOST:PORT,...")]
+    pub datastore: Option<String>,
+
     /// With --embedded: run the control plane in this terminal until interrupted instead of
     /// in the background.
     #[arg(long, requires = "embedded")]

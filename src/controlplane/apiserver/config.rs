@@ -19,6 +19,11 @@ pub enum Profile {
 pub struct ServerConfig {
     /// Holds `pki/`, the store (`state.db`) and `admin.kubeconfig`.
     pub data_dir: PathBuf,
+    /// Where objects are stored: SQLite in the data directory, or etcd.
+    pub datastore: crate::controlplane::store::Datastore,
+    /// With etcd, how long the controller lease lasts without renewal before another replica
+    /// takes the controllers over.
+    pub leader_lease: Duration,
     /// Address to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
     /// Extra names for the serving certificate.
@@ -53,6 +58,8 @@ impl ServerConfig {
     pub fn new(data_dir: PathBuf, listen: SocketAddr) -> Self {
         Self {
             data_dir,
+            datastore: Default::default(),
+            leader_lease: Duration::from_secs(15),
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,

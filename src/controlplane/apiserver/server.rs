@@ -12,7 +12,6 @@ use tokio::task::JoinHandle;
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
 use crate::controlplane::controllers::{self, follow};
-use crate::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
 use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
 use crate::kubeconfig::KubeconfigBuilder;
 
@@ -68,7 +67,7 @@ impl ServerError {
             ServerError::Bind { .. } => Some("pick another --listen address, or stop what is using this one.".into()),
             ServerError::DataDir { .. } => Some("check that the data directory is writable by this user.".into()),
             ServerError::Store(crate::controlplane::store::StoreError::Backend(_)) => Some(
-                "another control plane may be using this data directory; stop it or use another --data-dir.".into(),
+                "with --datastore etcd://, check that etcd is reachable (and the --etcd-* TLS files); otherwise another control plane may be using this data directory: stop it or use another --data-dir.".into(),
             ),
             _ => None,
         }
@@ -107,8 +106,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     names.ips.push(config.listen.ip());
     names.ips.extend(config.advertise_address);
     let pki = PlanePki::load_or_create(&config.pki_dir(), &names, config.leaf_validity)?;
-    let sqlite = SqliteStore::open(&config.store_path(), SqliteOptions::default())?;
-    let store: Arc<dyn Store> = sqlite;
+    let store: Arc<dyn Store> = config.datastore.open(&config.store_path()).await?;
     let tokens = ServiceAccountTokens::new(
         &pki.service_account_key,
         "https://kubernetes.default.svc.cluster.local".to_string(),
@@ -134,6 +132,15 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         store.clone(),
         CompactionPolicy { interval, keep_for: config.watch_history, keep_revisions: 0 },
     )];
+    // Controllers run on every replica of one SQLite store (there is one), and only on the
+    // lease holder among replicas sharing an etcd.
+    let (leading, elector) = match config.datastore {
+        crate::controlplane::store::Datastore::Etcd(_) => {
+            let (leading, elector) = controllers::leader::Leading::elected();
+            (leading, Some(elector))
+        }
+        crate::controlplane::store::Datastore::Sqlite => (controllers::leader::Leading::always(), None),
+    };
     controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     if config.profile == Profile::Karmada {
         controllers::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
@@ -152,8 +159,14 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         controllers::rbac::RbacCache,
         rbac_tx,
     )));
-    background.push(tokio::spawn(controllers::gc::run(state.clone())));
-    background.push(tokio::spawn(controllers::namespace::run(state.clone())));
+    background.push(leading.spawn({
+        let state = state.clone();
+        move || controllers::gc::run(state.clone())
+    }));
+    background.push(leading.spawn({
+        let state = state.clone();
+        move || controllers::namespace::run(state.clone())
+    }));
     // Serve only once authorization and the served resources reflect the store.
     let _ = crd_rx.await;
     let _ = rbac_rx.await;
@@ -180,7 +193,14 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
     let client = controller_client(&kubeconfig).await?;
-    background.push(tokio::spawn(controllers::serviceaccount_token::run(client.clone(), state.clone())));
+    if let Some(elector) = elector {
+        let identity = controllers::leader::identity(&address.to_string());
+        background.push(elector.start(client.clone(), identity, config.leader_lease));
+    }
+    background.push(leading.spawn({
+        let (client, state) = (client.clone(), state.clone());
+        move || controllers::serviceaccount_token::run(client.clone(), state.clone())
+    }));
     if let Some(sim) = config.simulation.clone() {
         background.extend(crate::controlplane::simulator::spawn(
             client.clone(),
@@ -195,18 +215,31 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         controllers::bootstrap_signer::ensure_cluster_info(&client, &cluster_info)
             .await
             .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
-        background.push(tokio::spawn(controllers::bootstrap_signer::run(client.clone(), cluster_info)));
-        background.push(tokio::spawn(controllers::token_cleaner::run(client.clone())));
+        background.push(leading.spawn({
+            let client = client.clone();
+            move || controllers::bootstrap_signer::run(client.clone(), cluster_info.clone())
+        }));
+        background.push(leading.spawn({
+            let client = client.clone();
+            move || controllers::token_cleaner::run(client.clone())
+        }));
         // Pull-mode registration: agents' certificate requests are approved and signed here.
-        background.push(tokio::spawn(controllers::csr_approver::run(client.clone())));
-        let signer_ca = crate::pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?;
-        background.push(tokio::spawn(controllers::csr_signer::run(
-            client.clone(),
-            Arc::new(signer_ca),
-            config.leaf_validity,
-        )));
-        background.push(tokio::spawn(controllers::cluster::run(client.clone(), config.cluster_controller)));
-        background.push(tokio::spawn(crate::controlplane::engine::run(client)));
+        background.push(leading.spawn({
+            let client = client.clone();
+            move || controllers::csr_approver::run(client.clone())
+        }));
+        let signer_ca = Arc::new(crate::pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?);
+        let leaf_validity = config.leaf_validity;
+        background.push(leading.spawn({
+            let client = client.clone();
+            move || controllers::csr_signer::run(client.clone(), signer_ca.clone(), leaf_validity)
+        }));
+        let cluster_config = config.cluster_controller;
+        background.push(leading.spawn({
+            let client = client.clone();
+            move || controllers::cluster::run(client.clone(), cluster_config)
+        }));
+        background.push(leading.spawn(move || crate::controlplane::engine::run(client.clone())));
     }
 
     Ok(RunningServer { address, url, admin_kubeconfig, state, created_pki: pki.created, stop, server, background })

@@ -15,6 +15,7 @@ pub mod gc;
 mod gc_apply;
 mod gc_graph;
 pub mod karmada_bootstrap;
+pub mod leader;
 pub mod namespace;
 pub mod rbac;
 pub mod serviceaccount_token;

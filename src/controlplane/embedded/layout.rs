@@ -62,6 +62,9 @@ pub struct Record {
     #[serde(default)]
     pub cert_external_dns: Vec<String>,
     pub cert_validity_period: String,
+    /// The `controlplane serve` datastore flags (`--datastore`, `--etcd-*`); empty for SQLite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datastore_args: Vec<String>,
     /// The karmadactl version that created the plane.
     pub created_by: String,
 }
@@ -136,6 +139,7 @@ mod tests {
             cert_external_ips: vec!["10.0.0.1".into()],
             cert_external_dns: vec![],
             cert_validity_period: "8760h0m0s".into(),
+            datastore_args: vec!["--datastore".into(), "etcd://127.0.0.1:2379".into()],
             created_by: "0.1.0".into(),
         };
         rec.write(&path).unwrap();

@@ -7,6 +7,8 @@
 //! can implement it and all of them are held to one shared [`conformance`] suite.
 //!
 //! * [`sqlite`]: the embedded backend (SQLite in WAL mode, group commit, in-process watch hub).
+//! * `etcd` (cargo feature `etcd`): an etcd v3 cluster, for several replicas sharing one store.
+//! * [`datastore`]: choosing and opening a backend (`--datastore`).
 //! * [`compactor`]: the background task that forgets old history but keeps a resume window.
 //! * [`conformance`]: the behaviour every backend must show, as plain async functions.
 
@@ -18,10 +20,14 @@ use futures::future::BoxFuture;
 
 pub mod compactor;
 pub mod conformance;
+pub mod datastore;
+#[cfg(feature = "etcd")]
+pub mod etcd;
 pub mod sqlite;
 mod watch;
 
 pub use compactor::{CompactionPolicy, spawn_compactor};
+pub use datastore::{Datastore, EtcdConfig, EtcdTls};
 
 /// A point in the store's history. Strictly increasing across all keys and always positive for
 /// a written value; watching from 0 means "from the very beginning".
