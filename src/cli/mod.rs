@@ -82,7 +82,7 @@ pub enum Command {
     Completion(cmd::completion::CompletionArgs),
     Version(cmd::version::VersionArgs),
     Options(cmd::options::OptionsArgs),
-    Controlplane(cmd::controlplane::ControlplaneArgs),
+    Controlplane(Box<cmd::controlplane::ControlplaneArgs>),
     Local(cmd::local::LocalArgs),
     Agent(cmd::agent::AgentArgs),
 }

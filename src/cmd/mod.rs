@@ -41,7 +41,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),
-        Command::Controlplane(a) => controlplane::run(a, ctx),
+        Command::Controlplane(a) => controlplane::run(*a, ctx),
         Command::Local(a) => local::run(a, ctx),
         Command::Agent(a) => agent::run(a, ctx),
     }
