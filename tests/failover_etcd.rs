@@ -74,7 +74,7 @@ fn join(plane: &Plane, name: &str, member: &Plane) {
 fn the_other_replica_takes_over_and_no_acknowledged_write_is_lost() {
     let mut etcd = EtcdCluster::start(3);
     let datastore = etcd.datastore();
-    let flags = ["--datastore", &datastore, "--leader-elect-lease-duration", "2s"];
+    let flags = ["--datastore", &datastore];
     let first = Plane::start_with(&flags);
     let pki = first.data_dir.join("pki");
     let mut second_flags = flags.to_vec();

@@ -107,8 +107,9 @@ pub struct ServeArgs {
 
     /// With an etcd datastore, several replicas may serve one plane: all serve the API, and
     /// the controllers run on the one holding the Lease kube-system/karmadactl-controlplane.
-    /// This is how long the lease lasts unrenewed before another replica takes over.
-    #[arg(long, default_value = "15s", value_name = "DURATION")]
+    /// This is how long the lease lasts unrenewed before another replica takes over (the holder
+    /// renews it every third of this).
+    #[arg(long, default_value = "3s", value_name = "DURATION")]
     pub leader_elect_lease_duration: String,
 
     #[command(flatten)]

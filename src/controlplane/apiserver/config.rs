@@ -59,7 +59,7 @@ impl ServerConfig {
         Self {
             data_dir,
             datastore: Default::default(),
-            leader_lease: Duration::from_secs(15),
+            leader_lease: Duration::from_secs(3),
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,
