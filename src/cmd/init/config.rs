@@ -283,3 +283,53 @@ fn section_path(prefix: &str) -> String {
         _ => "spec.components.karmadaWebhook".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, FromArgMatches};
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    /// `init` parsed as the binary does it, with the explicit flags recorded.
+    fn init(argv: &[&str]) -> InitArgs {
+        let matches = Cli::command().try_get_matches_from(["karmadactl", "init"].iter().chain(argv)).unwrap();
+        let Some(Command::Init(mut args)) = Cli::from_arg_matches(&matches).unwrap().command else { unreachable!() };
+        args.explicit = explicit_args(matches.subcommand_matches("init").unwrap());
+        *args
+    }
+
+    const FILE: &str = "apiVersion: config.karmada.io/v1alpha1\nkind: KarmadaInitConfig\nspec:\n  certificates: {externalDNS: [a.example], validityPeriod: 1h}\n  karmadaDataPath: /from/file\n  components:\n    karmadaAPIServer: {networking: {namespace: ns-file, port: 31000}}\n    karmadaWebhook:\n      replicas: 2\n      extraArgs: [{name: v, value: \"1\"}, {name: x, value: \"2\"}]\n";
+
+    #[test]
+    fn explicit_flags_win_and_the_file_beats_defaults() {
+        let mut args = init(&["-n", "ns-flag", "--karmada-webhook-extra-args=--v=5"]);
+        let ignored = apply(&mut args, config_file::parse(FILE).unwrap());
+        assert!(ignored.is_empty());
+        assert_eq!(args.namespace, "ns-flag");
+        assert_eq!(args.port, 31000);
+        assert_eq!(args.karmada_data.as_deref(), Some("/from/file"));
+        assert_eq!(args.cert_validity_period, "1h");
+        let webhook = args.components.get("karmada-webhook").unwrap();
+        assert_eq!(webhook.replicas, 2);
+        assert_eq!(webhook.extra_args, ["--v=5", "--x=2"]);
+    }
+
+    #[test]
+    fn embedded_applies_what_it_uses_and_names_the_rest() {
+        let mut args = init(&["--embedded", "--port", "0"]);
+        let ignored = apply(&mut args, config_file::parse(FILE).unwrap());
+        assert_eq!(
+            ignored,
+            [
+                "spec.components.karmadaAPIServer.networking.namespace",
+                "spec.components.karmadaWebhook.replicas",
+                "spec.components.karmadaWebhook.extraArgs"
+            ]
+        );
+        assert_eq!(args.port, 0, "the explicit --port wins");
+        assert_eq!(args.namespace, "karmada-system");
+        assert_eq!(args.cert_external_dns.as_deref(), Some("a.example"));
+        assert_eq!(args.karmada_data.as_deref(), Some("/from/file"));
+    }
+}
