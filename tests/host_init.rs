@@ -398,3 +398,94 @@ fn crds_can_come_from_a_url() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains(&format!("cannot download {missing}: the server answered 404")), "{}", out.stderr);
 }
+
+const INIT_CONFIG: &str = r#"apiVersion: config.karmada.io/v1alpha1
+kind: KarmadaInitConfig
+spec:
+  etcd:
+    local:
+      storageMode: emptyDir
+  components:
+    karmadaAPIServer:
+      networking:
+        namespace: from-file
+        port: 31555
+      extraArgs:
+        - {name: v, value: "1"}
+    karmadaScheduler:
+      repository: registry.example/scheduler
+      tag: v9.9.9
+      replicas: 2
+    karmadaWebhook:
+      replicas: 4
+    karmadaControllerManager:
+      extraArgs:
+        - {name: v, value: "7"}
+"#;
+
+/// The host objects of `init --dry-run -o json`, by kind and name.
+fn rendered(out: &common::Run) -> std::collections::BTreeMap<(String, String), Value> {
+    let list: Value = serde_json::from_str(&out.stdout).unwrap();
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| ((o["kind"].as_str().unwrap().into(), o["metadata"]["name"].as_str().unwrap().into()), o.clone()))
+        .collect()
+}
+
+fn container_line(obj: &Value) -> String {
+    let c = &obj["spec"]["template"]["spec"]["containers"][0];
+    let words = c["command"].as_array().into_iter().chain(c["args"].as_array()).flatten();
+    words.map(|w| w.as_str().unwrap()).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn config_file_fills_in_what_the_flags_leave_unset() {
+    let host = Host::start();
+    let config = host.plane.file("init-config.yaml", INIT_CONFIG);
+    let out = host.init(&[
+        "--dry-run",
+        "-o",
+        "json",
+        "--config",
+        config.to_str().unwrap(),
+        "--karmada-scheduler-replicas",
+        "3",
+        "--karmada-apiserver-extra-args=--v=9",
+    ]);
+    assert_eq!(out.code, 0, "init --config failed:\n{}", out.stderr);
+    let objects = rendered(&out);
+    let get = |kind: &str, name: &str| &objects[&(kind.to_string(), name.to_string())];
+    let scheduler = get("Deployment", "karmada-scheduler");
+    assert_eq!(scheduler["metadata"]["namespace"], "from-file");
+    assert_eq!(scheduler["spec"]["template"]["spec"]["containers"][0]["image"], "registry.example/scheduler:v9.9.9");
+    assert_eq!(scheduler["spec"]["replicas"], 3, "the explicit --karmada-scheduler-replicas wins over the file");
+    assert_eq!(get("Deployment", "karmada-webhook")["spec"]["replicas"], 4);
+    assert_eq!(get("Service", "karmada-apiserver")["spec"]["ports"][0]["nodePort"], 31555);
+    let etcd_volumes = get("StatefulSet", "etcd")["spec"]["template"]["spec"]["volumes"].to_string();
+    assert!(etcd_volumes.contains("emptyDir") && !etcd_volumes.contains("hostPath"), "{etcd_volumes}");
+    let cm = container_line(get("Deployment", "karmada-controller-manager"));
+    assert!(cm.contains("--v=7"), "the file's extra arg is missing: {cm}");
+    let api = container_line(get("Deployment", "karmada-apiserver"));
+    assert!(api.contains("--v=9") && !api.contains("--v=1"), "the command line's --v wins: {api}");
+    assert!(!host.namespace_exists("from-file"), "--dry-run created the namespace");
+}
+
+#[test]
+fn a_bad_config_file_stops_init_before_anything_is_created() {
+    let host = Host::start();
+    let bad = host.plane.file("bad.yaml", &INIT_CONFIG.replace("storageMode: emptyDir", "storageMode: Disk"));
+    let out = host.init(&["--config", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("spec.etcd.local.storageMode: \"Disk\" is not one of"), "{}", out.stderr);
+    let typo = host.plane.file("typo.yaml", &INIT_CONFIG.replace("replicas: 4", "replica: 4"));
+    let out = host.init(&["--config", typo.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("spec.components.karmadaWebhook.replica: unknown field"), "{}", out.stderr);
+    let out = host.init(&["--config", host.plane.dir.path().join("missing.yaml").to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("cannot read the --config file"), "{}", out.stderr);
+    assert!(!host.namespace_exists("from-file") && !host.namespace_exists(NS), "a namespace was created");
+    assert!(!host.data.exists() && !host.pki.exists(), "files were written");
+}

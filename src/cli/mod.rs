@@ -116,10 +116,15 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(m) => m,
         Err(e) => return parse_error::report(e, &path, flavour),
     };
-    let cli = match Cli::from_arg_matches(&matches) {
+    let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => return parse_error::report(e, &path, flavour),
     };
+    // The derive API drops where a value came from; init's --config needs it to let explicit
+    // flags win over the file.
+    if let (Some(Command::Init(init)), Some(("init", m))) = (&mut cli.command, matches.subcommand()) {
+        init.explicit = cmd::init::config::explicit_args(m);
+    }
     let printer = Printer::new(cli.global.verbosity);
     let ctx = Context { printer, flavour, global: cli.global };
     let Some(command) = cli.command else {

@@ -4,6 +4,7 @@
 
 pub mod apply;
 pub mod commands;
+pub mod config_file;
 pub mod crds;
 pub mod download;
 pub mod extra_args;

@@ -294,14 +294,6 @@ fn manifests(plan: &Plan, output: OutputFormat) -> anyhow::Result<String> {
 }
 
 pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Result<()> {
-    if args.config.is_some() {
-        // Silently ignoring the file would install something other than what it says.
-        return Err(crate::error::NotBuilt {
-            command: format!("{} init --config", ctx.parent()),
-            instead: Some("reading a KarmadaInitConfig file is not built yet; pass its settings as flags.".into()),
-        }
-        .into());
-    }
     let mut settings = settings(args)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(run_async(args, &mut settings, output, ctx))

@@ -2,6 +2,7 @@
 
 pub(crate) mod banner;
 mod components;
+pub mod config;
 mod embedded;
 pub mod host;
 #[cfg(test)]
@@ -183,6 +184,11 @@ pub struct InitArgs {
 
     #[command(flatten)]
     pub components: ComponentFlags,
+
+    /// The ids of the arguments given on the command line, so `--config` fills in only the
+    /// others (see [`config::explicit_args`]).
+    #[arg(skip)]
+    pub explicit: std::collections::BTreeSet<String>,
 }
 
 /// Upstream's validation (before anything touches a cluster), so bad input fails fast.
@@ -239,7 +245,9 @@ fn validate(args: &InitArgs, parent: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: InitArgs, ctx: &Context) -> anyhow::Result<()> {
+pub fn run(mut args: InitArgs, ctx: &Context) -> anyhow::Result<()> {
+    // The file is applied first so its values go through the same checks as flags.
+    config::load_into(&mut args, ctx)?;
     validate(&args, ctx.parent())?;
     let output = crate::output::OutputFormat::parse_json_or_yaml(args.output.as_deref().unwrap_or(""))?;
     if args.embedded {
