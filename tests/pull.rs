@@ -125,14 +125,6 @@ fn condition(obj: &Value, type_: &str) -> Option<String> {
         .and_then(|c| c["status"].as_str().map(String::from))
 }
 
-fn kubectl_with(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
-    let cache = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(common::kubectl_binary("1.33"));
-    cmd.arg("--kubeconfig").arg(kubeconfig).arg("--cache-dir").arg(cache.path()).args(args);
-    let _ = plane;
-    common::run(cmd)
-}
-
 const WORK: &str = r#"
 apiVersion: work.karmada.io/v1alpha1
 kind: Work
@@ -212,26 +204,26 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     // The agent's kubeconfig is private and names the agent's own user.
     let agent_kubeconfig = s.agent_dir().join("karmada-agent.config");
     assert_eq!(std::fs::metadata(&agent_kubeconfig).unwrap().permissions().mode() & 0o777, 0o600);
-    let whoami = kubectl_with(&s.plane, &agent_kubeconfig, &["auth", "whoami", "-o", "json"]);
+    let whoami = s.plane.kubectl_as(&agent_kubeconfig, &["auth", "whoami", "-o", "json"]);
     assert_eq!(whoami.code, 0, "{}", whoami.stderr);
     let who: Value = serde_json::from_str(&whoami.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], "system:karmada:agent:pm1");
 
     // The built-in agent sees its own Cluster and nothing else of the fleet.
-    let own = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "cluster", "pm1", "-o", "name"]);
+    let own = s.plane.kubectl_as(&agent_kubeconfig, &["get", "cluster", "pm1", "-o", "name"]);
     assert_eq!(own.stdout.trim(), "cluster.cluster.karmada.io/pm1", "{}", own.stderr);
-    let all = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "clusters"]);
+    let all = s.plane.kubectl_as(&agent_kubeconfig, &["get", "clusters"]);
     assert_ne!(all.code, 0);
     assert!(all.stderr.contains("forbidden"), "{}", all.stderr);
-    let namespaces = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "namespaces"]);
+    let namespaces = s.plane.kubectl_as(&agent_kubeconfig, &["get", "namespaces"]);
     assert!(namespaces.stderr.contains("forbidden"), "{}", namespaces.stderr);
 
     // The agent may not read another cluster's execution namespace, nor Secrets.
     s.plane.kubectl_ok(&["create", "namespace", "karmada-es-other"]);
-    let other = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "works", "-n", "karmada-es-other"]);
+    let other = s.plane.kubectl_as(&agent_kubeconfig, &["get", "works", "-n", "karmada-es-other"]);
     assert_ne!(other.code, 0);
     assert!(other.stderr.contains("Forbidden") || other.stderr.contains("forbidden"), "{}", other.stderr);
-    let secrets = kubectl_with(&s.plane, &agent_kubeconfig, &["get", "secrets", "-n", "kube-system"]);
+    let secrets = s.plane.kubectl_as(&agent_kubeconfig, &["get", "secrets", "-n", "kube-system"]);
     assert_ne!(secrets.code, 0);
     assert!(secrets.stderr.contains("forbidden"), "{}", secrets.stderr);
 
@@ -380,7 +372,7 @@ fn registrations_that_cannot_be_trusted_fail_and_create_nothing() {
     let fresh = s.karmadactl(&["token", "create"]);
     let fresh_token = fresh.stdout.trim().to_string();
     std::fs::write(&kc, std::fs::read_to_string(&kc).unwrap().replace(&words[3], &fresh_token)).unwrap();
-    let read = kubectl_with(&s.plane, &kc, &["get", "secrets", "-n", "kube-system"]);
+    let read = s.plane.kubectl_as(&kc, &["get", "secrets", "-n", "kube-system"]);
     assert_ne!(read.code, 0);
     assert!(read.stderr.contains("forbidden"), "{}", read.stderr);
 

@@ -12,7 +12,6 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use common::Run;
 use common::plane::Plane;
 use serde_json::Value;
 
@@ -55,18 +54,6 @@ fn kubeconfig(plane: &Plane, name: &str, user: &str) -> PathBuf {
 
 fn token_kubeconfig(plane: &Plane, name: &str, token: &str) -> PathBuf {
     kubeconfig(plane, name, &format!("    token: {token}\n"))
-}
-
-fn kubectl_as(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::new(common::kubectl_binary("1.32"));
-    cmd.env_clear()
-        .env("HOME", plane.dir.path())
-        .arg("--kubeconfig")
-        .arg(kubeconfig)
-        .arg("--cache-dir")
-        .arg(plane.dir.path().join("kube-cache-as"))
-        .args(args);
-    common::run(cmd)
 }
 
 fn openssl(dir: &Path, args: &[&str]) -> String {
@@ -112,7 +99,7 @@ fn create_csr(plane: &Plane, kubeconfig: &Path, name: &str, request: &str, usage
         b64(request.as_bytes())
     );
     let path = plane.file(&format!("{name}.yaml"), &manifest);
-    let out = kubectl_as(plane, kubeconfig, &["create", "-f", path.to_str().unwrap()]);
+    let out = plane.kubectl_as(kubeconfig, &["create", "-f", path.to_str().unwrap()]);
     assert_eq!(out.code, 0, "creating CSR {name} failed: {}", out.stderr);
 }
 
@@ -181,7 +168,7 @@ fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent()
         "agent",
         &format!("    client-certificate: {}\n    client-key: {}\n", cert_path.display(), key.display()),
     );
-    let out = kubectl_as(&plane, &agent, &["auth", "whoami", "-o", "json"]);
+    let out = plane.kubectl_as(&agent, &["auth", "whoami", "-o", "json"]);
     assert_eq!(out.code, 0, "whoami with the agent certificate failed: {}", out.stderr);
     let who: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], "system:karmada:agent:member1");
@@ -268,21 +255,18 @@ fn a_bootstrap_token_may_request_certificates_and_read_cluster_info_only() {
     let plane = Plane::start();
     let token = bootstrap_token(&plane);
     let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
-    let secret = kubectl_as(
-        &plane,
-        &bootstrap,
-        &["get", "secret", "-n", "kube-system", &format!("bootstrap-token-{}", &token[..6])],
-    );
+    let secret = plane
+        .kubectl_as(&bootstrap, &["get", "secret", "-n", "kube-system", &format!("bootstrap-token-{}", &token[..6])]);
     assert_eq!(secret.code, 1, "reading a Secret must be refused: {}", secret.stdout);
     assert!(secret.stderr.contains("Forbidden"), "{}", secret.stderr);
-    let cm = kubectl_as(&plane, &bootstrap, &["get", "configmap", "cluster-info", "-n", "kube-public", "-o", "json"]);
+    let cm = plane.kubectl_as(&bootstrap, &["get", "configmap", "cluster-info", "-n", "kube-public", "-o", "json"]);
     assert_eq!(cm.code, 0, "{}", cm.stderr);
     let cm: Value = serde_json::from_str(&cm.stdout).unwrap();
     assert!(cm["data"]["kubeconfig"].as_str().unwrap().contains(&plane.url));
-    let list = kubectl_as(&plane, &bootstrap, &["get", "csr"]);
+    let list = plane.kubectl_as(&bootstrap, &["get", "csr"]);
     assert_eq!(list.code, 0, "{}", list.stderr);
     for (verb, what) in [("create", "clusters.cluster.karmada.io"), ("list", "secrets"), ("delete", "csr")] {
-        let out = kubectl_as(&plane, &bootstrap, &["auth", "can-i", verb, what, "-A"]);
+        let out = plane.kubectl_as(&bootstrap, &["auth", "can-i", verb, what, "-A"]);
         assert_eq!(out.stdout.trim(), "no", "{verb} {what}: {}", out.stderr);
     }
 }

@@ -91,18 +91,6 @@ fn token_kubeconfig(plane: &Plane, bearer: &str) -> std::path::PathBuf {
     plane.file(&format!("bootstrap-{}.kubeconfig", &bearer[..6]), &text)
 }
 
-fn kubectl_with(plane: &Plane, kubeconfig: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::new(common::kubectl_binary("1.32"));
-    cmd.env_clear()
-        .env("HOME", plane.dir.path())
-        .arg("--kubeconfig")
-        .arg(kubeconfig)
-        .arg("--cache-dir")
-        .arg(plane.dir.path().join("kube-cache-token"))
-        .args(args);
-    common::run(cmd)
-}
-
 /// `sha256:<hex>` of the CA's SubjectPublicKeyInfo, computed by openssl as kubeadm documents.
 fn openssl_ca_hash(ca_pem: &str, dir: &Path) -> String {
     let ca = dir.join("ca-for-hash.crt");
@@ -180,7 +168,7 @@ fn create_writes_the_secret_the_token_authenticates_and_list_shows_it() {
 
     // The token is a credential of the plane: it authenticates as system:bootstrap:<id>.
     let kc = token_kubeconfig(&plane, &flagged);
-    let who = kubectl_with(&plane, &kc, &["auth", "whoami", "-o", "json"]);
+    let who = plane.kubectl_as(&kc, &["auth", "whoami", "-o", "json"]);
     assert_eq!(who.code, 0, "{}", who.stderr);
     let who: Value = serde_json::from_str(&who.stdout).unwrap();
     assert_eq!(who["status"]["userInfo"]["username"], format!("system:bootstrap:{}", &flagged[..6]));
@@ -188,7 +176,7 @@ fn create_writes_the_secret_the_token_authenticates_and_list_shows_it() {
     assert!(groups.iter().any(|g| g == "system:bootstrappers:team-a"), "{groups:?}");
     // A wrong secret for the same ID is refused.
     let forged = format!("{}.0000000000000000", &flagged[..6]);
-    let refused = kubectl_with(&plane, &token_kubeconfig(&plane, &forged), &["get", "configmaps"]);
+    let refused = plane.kubectl_as(&token_kubeconfig(&plane, &forged), &["get", "configmaps"]);
     assert_ne!(refused.code, 0);
     assert!(refused.stderr.contains("You must be logged in to the server"), "{}", refused.stderr);
 

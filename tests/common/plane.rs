@@ -117,6 +117,20 @@ impl Plane {
         out.stdout
     }
 
+    /// kubectl 1.32 against this plane with another identity: `kubeconfig` instead of the
+    /// admin's (its own discovery cache, so identities do not share cached answers).
+    pub fn kubectl_as(&self, kubeconfig: &Path, args: &[&str]) -> super::Run {
+        let mut cmd = Command::new(super::kubectl_binary("1.32"));
+        cmd.env_clear()
+            .env("HOME", self.dir.path())
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.dir.path().join("kube-cache-as"))
+            .args(args);
+        super::run(cmd)
+    }
+
     /// Writes a file in the test's temp dir and returns its path.
     pub fn file(&self, name: &str, content: &str) -> PathBuf {
         let p = self.dir.path().join(name);

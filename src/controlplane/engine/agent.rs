@@ -12,7 +12,7 @@ use kube::{Client, ResourceExt};
 
 use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
 use super::queue::Queue;
-use super::{WORKERS, execution, names, on_fleet_change, worker};
+use super::{WORKERS, execution, execution_workers, names, on_fleet_change};
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::work::Work;
 
@@ -86,16 +86,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     }
     let mut workers = vec![];
     for _ in 0..WORKERS {
-        workers.push(worker(
-            &engine,
-            |e| e.queues.execute.clone(),
-            |e, k| async move { execution::reconcile(&e, &k).await },
-        ));
-        workers.push(worker(
-            &engine,
-            |e| e.queues.reflect.clone(),
-            |e, k| async move { execution::reflect::reconcile(&e, &k).await },
-        ));
+        workers.extend(execution_workers(&engine));
     }
     futures::future::join_all(workers).await;
 }

@@ -231,16 +231,7 @@ pub async fn run(client: Client) {
             |e| e.queues.aggregate.clone(),
             |e, k| async move { aggregate::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
         ));
-        workers.push(worker(
-            &engine,
-            |e| e.queues.execute.clone(),
-            |e, k| async move { execution::reconcile(&e, &k).await },
-        ));
-        workers.push(worker(
-            &engine,
-            |e| e.queues.reflect.clone(),
-            |e, k| async move { execution::reflect::reconcile(&e, &k).await },
-        ));
+        workers.extend(execution_workers(&engine));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
         // each binding's decisions in order.
         workers.push(worker(
@@ -257,6 +248,14 @@ pub async fn run(client: Client) {
     futures::future::join_all(workers).await;
 }
 
+/// One worker for each of the execution and Work-status queues (the plane's and an agent's).
+pub(crate) fn execution_workers(engine: &Arc<Engine>) -> [tokio::task::JoinHandle<()>; 2] {
+    [
+        worker(engine, |e| e.queues.execute.clone(), |e, k| async move { execution::reconcile(&e, &k).await }),
+        worker(engine, |e| e.queues.reflect.clone(), |e, k| async move { execution::reflect::reconcile(&e, &k).await }),
+    ]
+}
+
 fn ready<K>(store: Store<K>) -> futures::future::BoxFuture<'static, Result<(), WriterDropped>>
 where
     K: kube::Resource + Clone + Send + Sync + 'static,
@@ -266,7 +265,7 @@ where
 }
 
 /// A worker loop over one queue.
-pub(crate) fn worker<K, F, Fut>(
+fn worker<K, F, Fut>(
     engine: &Arc<Engine>,
     queue: impl Fn(&Engine) -> Arc<Queue<K>>,
     handle: F,
