@@ -357,8 +357,8 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         "--karmada-context",
         "c",
     ]);
-    // Watch events, data formats with --watch, sorting and templates parse but are refused with a
-    // sentence, before any request.
+    // Watch events, data formats with --watch, sorting and templates parse but are not built:
+    // exit 2 with a sentence, before any request.
     for extra in [
         &["-w", "--output-watch-events"][..],
         &["--watch-only", "-o", "json"],
@@ -368,8 +368,12 @@ fn every_upstream_flag_of_the_other_commands_parses() {
         let mut args = vec!["get", "pods", "-A"];
         args.extend_from_slice(extra);
         let out = common::KubeEnv::new().run(&args);
-        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
-        assert!(out.stderr.starts_with("error: ") && out.stderr.contains("not supported"), "{args:?}: {}", out.stderr);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("error: ") && out.stderr.contains("is not built yet"),
+            "{args:?}: {}",
+            out.stderr
+        );
         assert!(!out.stderr.contains("https://127.0.0.1:"), "refused before any request: {}", out.stderr);
     }
     // A plain watch parses and goes to the server.

@@ -121,17 +121,22 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
     };
     let watching = args.watch || args.watch_only;
     if watching && (!format.is_table() || args.output_watch_events) {
-        return Err(UsageError::with_hint(
-            "--watch prints tables only; -o json|yaml|name and --output-watch-events are not supported with it",
-            "drop -o, or use 'kubectl get -w -o json' against the control plane or a member's context.",
-        )
+        let flag = if args.output_watch_events { "--output-watch-events" } else { "-o with --watch" };
+        return Err(crate::error::NotBuilt {
+            command: format!("{} get --watch {flag}", ctx.parent()),
+            instead: Some(
+                "--watch prints tables; drop -o, or use 'kubectl get -w -o json' against the control plane or a member's context."
+                    .into(),
+            ),
+        }
         .into());
     }
     if args.sort_by.is_some() || args.template.is_some() {
-        return Err(UsageError::with_hint(
-            "--sort-by and --template are not supported by this karmadactl get",
-            "use -o json and a JSON processor instead.",
-        )
+        let flag = if args.sort_by.is_some() { "--sort-by" } else { "--template" };
+        return Err(crate::error::NotBuilt {
+            command: format!("{} get {flag}", ctx.parent()),
+            instead: Some("use -o json and a JSON processor instead.".into()),
+        }
         .into());
     }
     let wanted = multiget::parse_resources(&args.resources).map_err(|e| {
