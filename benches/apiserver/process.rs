@@ -112,9 +112,23 @@ impl Drop for Proc {
 
 /// `karmadactl controlplane serve` on a free loopback port with `data_dir`.
 pub fn plane(data_dir: &Path) -> anyhow::Result<Proc> {
+    plane_with(data_dir, &[])
+}
+
+/// Like [`plane`], with more `controlplane serve` flags (datastore, profile, PKI dir).
+pub fn plane_with(data_dir: &Path, extra: &[&str]) -> anyhow::Result<Proc> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_karmadactl"));
-    cmd.args(["controlplane", "serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(data_dir);
+    cmd.args(["controlplane", "serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(data_dir).args(extra);
     Proc::spawn(cmd, &data_dir.with_extension("log"))
+}
+
+/// SIGKILL, as a crash would end the process: no shutdown, no lease release.
+#[allow(dead_code)] // only the etcd benchmark crashes a replica
+pub fn kill9(proc: &mut Proc) {
+    if let Some(mut child) = proc.child.take() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
 /// This benchmark binary in bare-server mode, serving with the PKI under `pki`.
