@@ -13,6 +13,7 @@ pub mod auth;
 pub mod controllers;
 pub mod embedded;
 pub mod engine;
+pub mod freed_memory;
 pub mod protobuf;
 pub mod registry;
 pub mod simulated;

@@ -170,6 +170,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     // Serve only once authorization and the served resources reflect the store.
     let _ = crd_rx.await;
     let _ = rbac_rx.await;
+    // Bootstrap decoded every built-in CRD manifest; what it freed is not needed again.
+    crate::controlplane::freed_memory::release();
 
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

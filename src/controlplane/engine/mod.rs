@@ -201,6 +201,8 @@ pub async fn run(client: Client) {
     if futures::future::join_all(ready).await.into_iter().any(|r| r.is_err()) {
         return;
     }
+    // The initial lists were decoded into the caches; the buffers they went through are free.
+    crate::controlplane::freed_memory::release();
 
     // Everything already in the store is looked at once.
     detector::on_policy_change(&engine);
