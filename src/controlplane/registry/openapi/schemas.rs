@@ -35,6 +35,15 @@ fn gvk(group: &str, version: &str, kind: &str) -> Value {
     json!([{"group": group, "kind": kind, "version": version}])
 }
 
+/// A generated schema marked as the schema of a kind, which is how kubectl finds it.
+fn typed_kind(schema: &Value, group: &str, version: &str, kind: &str) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(m) = &mut schema {
+        m.insert("x-kubernetes-group-version-kind".into(), gvk(group, version, kind));
+    }
+    schema
+}
+
 /// kube's schema name for a kind: k8s-openapi's (`io.k8s.api.apps.v1.Deployment`) for built-ins,
 /// `io.karmada.policy.v1alpha1.PropagationPolicy` (reversed group) for everything else. A list
 /// kind is named in its kind's package.
@@ -54,17 +63,14 @@ fn type_meta(props: &mut Map<String, Value>) {
 
 /// The schema of a resource's kind.
 pub fn kind_schema(def: &ResourceDef) -> Value {
-    let typed = builtin::schema_name(&def.group, &def.version, &def.kind).and_then(|name| typed::get(&name));
-    let mut schema = match (&def.schema, typed) {
-        (Some(crd_schema), _) => (**crd_schema).clone(),
-        (None, Some(typed)) => {
-            let mut schema = typed.clone();
-            if let Value::Object(m) = &mut schema {
-                m.insert("x-kubernetes-group-version-kind".into(), gvk(&def.group, &def.version, &def.kind));
-            }
-            return schema;
-        }
-        (None, None) => json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+    if def.schema.is_none()
+        && let Some(typed) = builtin::schema_name(&def.group, &def.version, &def.kind).and_then(|n| typed::get(&n))
+    {
+        return typed_kind(typed, &def.group, &def.version, &def.kind);
+    }
+    let mut schema = match &def.schema {
+        Some(crd_schema) => (**crd_schema).clone(),
+        None => json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
     };
     if let Value::Object(m) = &mut schema {
         let props = m.entry("properties").or_insert_with(|| json!({}));
@@ -100,10 +106,8 @@ pub fn meta_schemas() -> Vec<(String, Value)> {
     [OBJECT_META, LIST_META, STATUS, DELETE_OPTIONS, PATCH]
         .into_iter()
         .filter_map(|name| {
-            let mut schema = typed::get(name)?.clone();
-            if name == STATUS {
-                schema["x-kubernetes-group-version-kind"] = gvk("", "v1", "Status");
-            }
+            let schema = typed::get(name)?;
+            let schema = if name == STATUS { typed_kind(schema, "", "v1", "Status") } else { schema.clone() };
             Some((name.to_string(), schema))
         })
         .collect()
@@ -112,12 +116,10 @@ pub fn meta_schemas() -> Vec<(String, Value)> {
 /// Schema name and schema of a subresource body kind from another group (`Scale`): k8s-openapi's
 /// when it has the type, otherwise an outline with open `spec` and `status`.
 pub fn foreign_schema(group: &str, version: &str, kind: &str) -> (String, Value) {
-    if let Some((name, schema)) =
-        typed::foreign_name(group, version, kind).and_then(|n| Some((n.clone(), typed::get(&n)?)))
+    if let Some(name) = typed::foreign_name(group, version, kind)
+        && let Some(schema) = typed::get(&name)
     {
-        let mut schema = schema.clone();
-        schema["x-kubernetes-group-version-kind"] = gvk(group, version, kind);
-        return (name, schema);
+        return (name.clone(), typed_kind(schema, group, version, kind));
     }
     let reversed: Vec<&str> = group.rsplit('.').collect();
     let name = format!("{}.{version}.{kind}", reversed.join("."));
