@@ -397,17 +397,59 @@ fn explain_fields(out: &str) -> Vec<String> {
         .collect()
 }
 
+/// The description k8s-openapi gives `field` of `T`: generated from kube-apiserver's own OpenAPI
+/// document, so it is what kube's `kubectl explain` prints.
+fn upstream_description<T: schemars::JsonSchema>(field: &str) -> String {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let description = schema.as_value()["properties"][field]["description"].as_str();
+    description.unwrap_or_else(|| panic!("k8s-openapi describes {field}")).to_string()
+}
+
+/// Asserts `kubectl explain <path>` names the field with `ty` and prints `description`
+/// (kubectl re-wraps it, so whitespace is normalised on both sides).
+fn explains(s: &Session, path: &str, ty: &str, description: &str) -> String {
+    let out = s.ok(&["explain", path]);
+    let field = path.rsplit('.').next().unwrap();
+    assert!(explain_header(&out).contains(&format!("FIELD: {field} <{ty}>")), "kubectl {}: {out}", s.version);
+    assert!(
+        words(&out).join(" ").contains(&words(description).join(" ")),
+        "kubectl {}: {description}\n{out}",
+        s.version
+    );
+    out
+}
+
 fn explain(s: &Session) {
-    // Built-in kinds: the plane's OpenAPI schemas for built-ins are outlines (the kind and its
-    // top-level fields, no nested schema or descriptions), so explain shows the field's type
-    // and an empty description, and nothing below it (`deployment.spec.replicas` is unknown).
+    use k8s_openapi::api::core::v1::{ConfigMap, Container, ServicePort};
+
+    // Built-in kinds: kube's full schemas, every nested field with its type and description.
     let out = s.ok(&["explain", "deployment.spec"]);
-    assert_eq!(explain_header(&out), ["GROUP: apps", "KIND: Deployment", "VERSION: v1", "FIELD: spec <Object>"]);
+    assert_eq!(
+        explain_header(&out),
+        ["GROUP: apps", "KIND: Deployment", "VERSION: v1", "FIELD: spec <DeploymentSpec>"]
+    );
     let out = s.ok(&["explain", "deployments"]);
     let fields = explain_fields(&out);
-    for f in ["apiVersion <string>", "kind <string>", "metadata <ObjectMeta>", "spec <Object>", "status <Object>"] {
+    for f in [
+        "apiVersion <string>",
+        "kind <string>",
+        "metadata <ObjectMeta>",
+        "spec <DeploymentSpec>",
+        "status <DeploymentStatus>",
+    ] {
         assert!(fields.iter().any(|l| l == f), "{f} in {fields:?}\n{out}");
     }
+    explains(
+        s,
+        "deployment.spec.template.spec.containers.image",
+        "string",
+        &upstream_description::<Container>("image"),
+    );
+    let out = explains(s, "pod.spec.containers.ports", "[]ContainerPort", &upstream_description::<Container>("ports"));
+    let fields = explain_fields(&out);
+    assert!(fields.iter().any(|l| l == "containerPort <integer> -required-"), "{fields:?}\n{out}");
+    explains(s, "configmap.data", "map[string]string", &upstream_description::<ConfigMap>("data"));
+    explains(s, "service.spec.ports.targetPort", "IntOrString", &upstream_description::<ServicePort>("targetPort"));
 
     // Custom resources: the whole CRD schema with its descriptions.
     let out = s.ok(&["explain", "propagationpolicies.spec"]);

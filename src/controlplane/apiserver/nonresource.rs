@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::{discovery, openapi};
 
-use super::dispatch::{Call, json_response};
+use super::dispatch::{Call, json_bytes_response, json_response};
 use super::state::ApiState;
 
 pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiError> {
@@ -58,7 +58,7 @@ pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiEr
     if let Some(gv) = path.strip_prefix("/openapi/v3/") {
         let reg = read_registry(state)?;
         return match openapi::openapi_v3_document(&reg, gv) {
-            Some(doc) => Ok(json_response(StatusCode::OK, &doc)),
+            Some(doc) => Ok(json_bytes_response(StatusCode::OK, doc.bytes.clone())),
             None => Err(not_found_path()),
         };
     }

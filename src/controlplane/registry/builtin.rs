@@ -1,7 +1,7 @@
 //! The built-in resources, with names, verbs and subresources as kube-apiserver v1.33 reports them.
 //!
-//! One table drives the definitions, the typed decoding used for validation, and the top-level
-//! fields of the OpenAPI schemas, so the three can never disagree about which kinds exist.
+//! One table drives the definitions, the typed decoding used for validation, and the OpenAPI
+//! schemas (k8s-openapi's), so the three can never disagree about which kinds exist.
 
 use k8s_openapi::api::{
     admissionregistration::v1 as admission, apps::v1 as apps, authentication::v1 as authn, authorization::v1 as authz,
@@ -10,6 +10,7 @@ use k8s_openapi::api::{
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiext;
 use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apireg;
 use k8s_openapi::{ClusterResourceScope, NamespaceResourceScope, Resource};
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
@@ -122,7 +123,7 @@ fn render_path(path: &serde_path_to_error::Path) -> (String, String) {
 }
 
 macro_rules! builtins {
-    ($( $ty:ty => [$($s:literal),*], [$($c:literal),*], $verbs:expr, [$($sub:expr),*], $rule:expr, [$($f:literal),*]; )*) => {
+    ($( $ty:ty => [$($s:literal),*], [$($c:literal),*], $verbs:expr, [$($sub:expr),*], $rule:expr; )*) => {
         /// Every built-in resource definition.
         pub(crate) fn defs() -> Vec<ResourceDef> {
             vec![$( make::<$ty>(&[$($s),*], &[$($c),*], $verbs, vec![$($sub),*], $rule), )*]
@@ -134,9 +135,19 @@ macro_rules! builtins {
             None
         }
 
-        /// Top-level fields of the kind besides `apiVersion`, `kind` and `metadata`.
-        pub(crate) fn top_fields(group: &str, version: &str, kind: &str) -> Option<&'static [&'static str]> {
-            $( if is::<$ty>(group, version, kind) { return Some(&[$($f),*]); } )*
+        /// Adds the kind's full schema, and every schema it references, to `generator`'s
+        /// definitions under kube's names; false for unknown kinds.
+        pub(crate) fn register_schema(group: &str, version: &str, kind: &str, generator: &mut SchemaGenerator) -> bool {
+            $( if is::<$ty>(group, version, kind) {
+                generator.subschema_for::<$ty>();
+                return true;
+            } )*
+            false
+        }
+
+        /// kube's OpenAPI schema name of the kind (`io.k8s.api.apps.v1.Deployment`).
+        pub(crate) fn schema_name(group: &str, version: &str, kind: &str) -> Option<String> {
+            $( if is::<$ty>(group, version, kind) { return Some(<$ty as JsonSchema>::schema_name().into_owned()); } )*
             None
         }
     };
@@ -146,42 +157,38 @@ use NameRule::{Any, Dns1035Label, Dns1123Label, Dns1123Subdomain as Subdomain, P
 use Subresource::{Approval, Finalize, Status, Token};
 
 builtins! {
-    core::Namespace => ["ns"], [], VERBS_NO_COLLECTION_DELETE, [Status, Finalize], Dns1123Label, ["spec", "status"];
-    core::ConfigMap => ["cm"], [], VERBS_ALL, [], Subdomain, ["data", "binaryData", "immutable"];
-    core::Secret => [], [], VERBS_ALL, [], Subdomain, ["data", "stringData", "type", "immutable"];
-    core::ServiceAccount => ["sa"], [], VERBS_ALL, [Token], Subdomain,
-        ["secrets", "imagePullSecrets", "automountServiceAccountToken"];
-    core::Service => ["svc"], ["all"], VERBS_ALL, [Status], Dns1035Label, ["spec", "status"];
-    core::Endpoints => ["ep"], [], VERBS_ALL, [], Subdomain, ["subsets"];
-    core::Event => ["ev"], [], VERBS_ALL, [], Subdomain,
-        ["involvedObject", "reason", "message", "source", "firstTimestamp", "lastTimestamp", "count", "type",
-         "eventTime", "series", "action", "related", "reportingComponent", "reportingInstance"];
-    core::Pod => ["po"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    core::Node => ["no"], [], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    apps::Deployment => ["deploy"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
-    apps::ReplicaSet => ["rs"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
-    apps::StatefulSet => ["sts"], ["all"], VERBS_ALL, [Status, scale()], Subdomain, ["spec", "status"];
-    apps::DaemonSet => ["ds"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    batch::Job => [], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    batch::CronJob => ["cj"], ["all"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    rbac::Role => [], [], VERBS_ALL, [], PathSegment, ["rules"];
-    rbac::ClusterRole => [], [], VERBS_ALL, [], PathSegment, ["rules", "aggregationRule"];
-    rbac::RoleBinding => [], [], VERBS_ALL, [], PathSegment, ["subjects", "roleRef"];
-    rbac::ClusterRoleBinding => [], [], VERBS_ALL, [], PathSegment, ["subjects", "roleRef"];
-    certs::CertificateSigningRequest => ["csr"], [], VERBS_ALL, [Approval, Status], Any, ["spec", "status"];
-    coord::Lease => [], [], VERBS_ALL, [], Subdomain, ["spec"];
-    apiext::CustomResourceDefinition => ["crd", "crds"], ["api-extensions"], VERBS_ALL, [Status], Subdomain,
-        ["spec", "status"];
+    core::Namespace => ["ns"], [], VERBS_NO_COLLECTION_DELETE, [Status, Finalize], Dns1123Label;
+    core::ConfigMap => ["cm"], [], VERBS_ALL, [], Subdomain;
+    core::Secret => [], [], VERBS_ALL, [], Subdomain;
+    core::ServiceAccount => ["sa"], [], VERBS_ALL, [Token], Subdomain;
+    core::Service => ["svc"], ["all"], VERBS_ALL, [Status], Dns1035Label;
+    core::Endpoints => ["ep"], [], VERBS_ALL, [], Subdomain;
+    core::Event => ["ev"], [], VERBS_ALL, [], Subdomain;
+    core::Pod => ["po"], ["all"], VERBS_ALL, [Status], Subdomain;
+    core::Node => ["no"], [], VERBS_ALL, [Status], Subdomain;
+    apps::Deployment => ["deploy"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;
+    apps::ReplicaSet => ["rs"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;
+    apps::StatefulSet => ["sts"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;
+    apps::DaemonSet => ["ds"], ["all"], VERBS_ALL, [Status], Subdomain;
+    batch::Job => [], ["all"], VERBS_ALL, [Status], Subdomain;
+    batch::CronJob => ["cj"], ["all"], VERBS_ALL, [Status], Subdomain;
+    rbac::Role => [], [], VERBS_ALL, [], PathSegment;
+    rbac::ClusterRole => [], [], VERBS_ALL, [], PathSegment;
+    rbac::RoleBinding => [], [], VERBS_ALL, [], PathSegment;
+    rbac::ClusterRoleBinding => [], [], VERBS_ALL, [], PathSegment;
+    certs::CertificateSigningRequest => ["csr"], [], VERBS_ALL, [Approval, Status], Any;
+    coord::Lease => [], [], VERBS_ALL, [], Subdomain;
+    apiext::CustomResourceDefinition => ["crd", "crds"], ["api-extensions"], VERBS_ALL, [Status], Subdomain;
     // Stored as data: the embedded plane neither calls admission webhooks nor proxies
     // aggregated APIs (create and update say so in a warning).
-    admission::MutatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain, ["webhooks"];
-    admission::ValidatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain, ["webhooks"];
-    apireg::APIService => [], ["api-extensions"], VERBS_ALL, [Status], Subdomain, ["spec", "status"];
-    authz::SelfSubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
-    authz::SubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
-    authz::SelfSubjectRulesReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
-    authn::TokenReview => [], [], VERBS_CREATE_ONLY, [], Any, ["spec", "status"];
-    authn::SelfSubjectReview => [], [], VERBS_CREATE_ONLY, [], Any, ["status"];
+    admission::MutatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain;
+    admission::ValidatingWebhookConfiguration => [], ["api-extensions"], VERBS_ALL, [], Subdomain;
+    apireg::APIService => [], ["api-extensions"], VERBS_ALL, [Status], Subdomain;
+    authz::SelfSubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any;
+    authz::SubjectAccessReview => [], [], VERBS_CREATE_ONLY, [], Any;
+    authz::SelfSubjectRulesReview => [], [], VERBS_CREATE_ONLY, [], Any;
+    authn::TokenReview => [], [], VERBS_CREATE_ONLY, [], Any;
+    authn::SelfSubjectReview => [], [], VERBS_CREATE_ONLY, [], Any;
 }
 
 #[cfg(test)]
@@ -190,14 +197,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn every_def_round_trips_and_has_fields() {
+    fn every_def_round_trips_and_has_a_schema() {
         for def in defs() {
             let obj = json!({"metadata": {"name": "x"}});
             let back = roundtrip(&def.group, &def.version, &def.kind, &obj)
                 .unwrap_or_else(|| panic!("{} has no decoder", def.kind))
                 .unwrap();
             assert_eq!(back["kind"], json!(def.kind));
-            assert!(top_fields(&def.group, &def.version, &def.kind).is_some());
+            assert_eq!(schema_name(&def.group, &def.version, &def.kind).unwrap().rsplit('.').next(), Some(&*def.kind));
         }
         assert!(roundtrip("apps", "v1", "Nope", &json!({})).is_none());
     }

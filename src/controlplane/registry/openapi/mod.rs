@@ -1,19 +1,25 @@
 //! OpenAPI v3 (`/openapi/v3` and `/openapi/v3/<api|apis/group>/<version>`). kubectl apply and
 //! create refuse to run without it, and send `fieldValidation=Strict` once every PATCH
-//! operation of a kind lists that parameter. Also a minimal v2 for kubectl 1.27/1.28.
+//! operation of a kind lists that parameter; `kubectl explain` (every version from 1.27) reads
+//! the schemas, which are kube's full ones for built-in kinds. Also a minimal v2 for kubectl
+//! 1.27/1.28.
 
+mod cache;
 mod params;
 mod patch_meta;
 mod paths;
 mod schemas;
+mod typed;
 mod v2;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use super::catalog::Registry;
+use super::resources::ResourceDef;
 
 pub use schemas::schema_name;
 pub use v2::{OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openapi_v2_protobuf};
@@ -37,10 +43,21 @@ fn parse_key(key: &str) -> Option<(String, String)> {
         .then(|| (group.to_string(), version.to_string()))
 }
 
-/// Content hash of a document (upper-case hex sha256 of its JSON), used in `?hash=` and as ETag.
-pub fn document_hash(doc: &Value) -> String {
-    let bytes = serde_json::to_vec(doc).unwrap_or_default();
-    Sha256::digest(&bytes).iter().map(|b| format!("{b:02X}")).collect()
+/// One served v3 document.
+pub struct Document {
+    pub json: Value,
+    /// `json` serialised, as served.
+    pub bytes: Vec<u8>,
+    /// Content hash (upper-case hex sha256 of `bytes`), used in `?hash=` and as ETag.
+    pub hash: String,
+}
+
+impl Document {
+    fn new(json: Value) -> Self {
+        let bytes = serde_json::to_vec(&json).unwrap_or_default();
+        let hash = Sha256::digest(&bytes).iter().map(|b| format!("{b:02X}")).collect();
+        Self { json, bytes, hash }
+    }
 }
 
 /// `GET /openapi/v3`: one entry per served group-version, each URL carrying its document's hash
@@ -50,7 +67,7 @@ pub fn openapi_v3_index(reg: &Registry) -> Value {
     for (group, version) in reg.group_versions() {
         let key = group_version_key(&group, &version);
         if let Some(doc) = openapi_v3_document(reg, &key) {
-            let url = format!("/openapi/v3/{key}?hash={}", document_hash(&doc));
+            let url = format!("/openapi/v3/{key}?hash={}", doc.hash);
             entries.insert(key, json!({"serverRelativeURL": url}));
         }
     }
@@ -58,15 +75,19 @@ pub fn openapi_v3_index(reg: &Registry) -> Value {
 }
 
 /// `GET /openapi/v3/<key>` for `api/v1` or `apis/<group>/<version>`; None when not served.
-pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Value> {
+pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Arc<Document>> {
     let (group, version) = parse_key(key)?;
     let defs = reg.resources_in(&group, &version);
     if defs.is_empty() {
         return None;
     }
+    Some(cache::get_or_build(&group_version_key(&group, &version), defs, |defs| Document::new(build(defs))))
+}
+
+fn build(defs: &[Arc<ResourceDef>]) -> Value {
     let mut path_items = BTreeMap::new();
     let mut components: BTreeMap<String, Value> = schemas::meta_schemas().into_iter().collect();
-    for def in &defs {
+    for def in defs {
         for (path, item) in paths::for_resource(def) {
             path_items.insert(path, item);
         }
@@ -81,8 +102,9 @@ pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Value> {
             }
         }
     }
+    typed::add_referenced(&mut components);
     patch_meta::annotate(&mut components);
-    Some(json!({
+    json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": INFO_VERSION},
         "paths": path_items,
@@ -92,7 +114,7 @@ pub fn openapi_v3_document(reg: &Registry, key: &str) -> Option<Value> {
                 "name": "authorization", "in": "header"}},
         },
         "security": [{"BearerToken": []}],
-    }))
+    })
 }
 
 #[cfg(test)]

@@ -3,10 +3,13 @@
 //! them computes the patches the server expects.
 //!
 //! Strategic merge patch is still not listed among the PATCH content types (see
-//! `paths::patch_body`): kubectl computes patches from OpenAPI v3 only for kinds that list it,
-//! and then fails on every changed field the outline schemas do not describe. Without it, every
-//! kubectl from 1.27 to 1.33 computes the patch from its compiled-in Go types, whose tags the
-//! table is taken from, and still sends a strategic merge patch.
+//! `paths::patch_body`): kubectl computes patches from OpenAPI v3 only for kinds that list it.
+//! The schemas are kube's full ones now (k8s-openapi's), but k8s-openapi carries none of these
+//! extensions, so the merge keys would come only from the table, which holds the fields leading
+//! to keyed lists that the server merges, not every Go tag; that has not been checked against
+//! every kubectl. Without it, every kubectl from 1.27 to 1.33 computes the patch from its
+//! compiled-in Go types, whose tags the table is taken from, and still sends a strategic merge
+//! patch.
 
 use std::collections::BTreeMap;
 

@@ -159,8 +159,9 @@ fn write_body(schema: &str) -> Value {
 }
 
 /// Patch content types. Strategic merge patch is deliberately not advertised: kubectl would then
-/// compute SMP from these outline schemas, which lack merge keys; without it kubectl falls back
-/// to its compiled-in types (and still sends SMP), which is what real clusters get.
+/// compute SMP from these schemas, whose merge keys come only from the server's table (see
+/// `patch_meta`); without it kubectl falls back to its compiled-in types (and still sends SMP),
+/// which is what real clusters get.
 fn patch_body() -> Value {
     let types = ["application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"];
     let content: Map<String, Value> =

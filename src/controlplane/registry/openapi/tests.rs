@@ -5,6 +5,53 @@ use serde_json::{Value, json};
 use super::*;
 use crate::controlplane::registry::ResourceDef;
 
+/// References with sibling keys, which OpenAPI 3.0 ignores (kube wraps them in `allOf`).
+fn refs_with_siblings(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                // A string: JSONSchemaProps has a property named `$ref`.
+                if m.get("$ref").is_some_and(Value::is_string) && m.len() > 1 {
+                    out.push(Value::Object(m.clone()).to_string());
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Follows `$ref` and kube's single-element `allOf` wrapping to the schema they name, as kubectl
+/// explain does.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    if let Some(r) = schema["$ref"].as_str() {
+        return resolve(doc, &doc["components"]["schemas"][r.strip_prefix("#/components/schemas/").unwrap()]);
+    }
+    match schema["allOf"].as_array().map(Vec::as_slice) {
+        Some([only]) if schema.get("properties").is_none() => resolve(doc, only),
+        _ => schema,
+    }
+}
+
+/// The schema at a field path below a kind's schema, stepping into array items.
+fn field<'a>(doc: &'a Value, kind_schema: &'a Value, path: &[&str]) -> &'a Value {
+    let mut schema = resolve(doc, kind_schema);
+    let mut prop = schema;
+    for name in path {
+        prop = &schema["properties"][*name];
+        assert!(prop.is_object(), "no {name} in {path:?}");
+        schema = resolve(doc, prop);
+        if schema["type"] == "array" {
+            schema = resolve(doc, &schema["items"]);
+        }
+    }
+    prop
+}
+
 fn collect_refs(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
@@ -38,7 +85,7 @@ fn patch_ops_support(doc: &Value, group: &str, version: &str, kind: &str, param:
 }
 
 fn crd_registry() -> Registry {
-    let mut reg = Registry::builtin();
+    let mut reg = Registry::karmada();
     let crd = serde_json::from_value(json!({
         "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "propagationpolicies.policy.karmada.io"},
@@ -61,7 +108,7 @@ fn every_resource_is_described_for_kubectl() {
         let key = group_version_key(&def.group, &def.version);
         let url = index["paths"][&key]["serverRelativeURL"].as_str().unwrap_or_else(|| panic!("{key} not indexed"));
         assert!(url.starts_with(&format!("/openapi/v3/{key}?hash=")));
-        let doc = openapi_v3_document(&reg, &key).unwrap();
+        let doc = openapi_v3_document(&reg, &key).unwrap().json.clone();
         check_resource(&doc, &def);
     }
 }
@@ -105,16 +152,18 @@ fn check_resource(doc: &Value, def: &ResourceDef) {
 fn references_resolve_and_shapes_match_kube() {
     let reg = crd_registry();
     for (group, version) in reg.group_versions() {
-        let doc = openapi_v3_document(&reg, &group_version_key(&group, &version)).unwrap();
+        let doc = openapi_v3_document(&reg, &group_version_key(&group, &version)).unwrap().json.clone();
         assert_eq!(doc["openapi"], "3.0.0");
         let mut refs = Vec::new();
         collect_refs(&doc, &mut refs);
+        assert!(!refs.is_empty());
         for r in refs {
             let name = r.strip_prefix("#/components/schemas/").unwrap();
             assert!(doc["components"]["schemas"].get(name).is_some(), "{group}/{version}: dangling {r}");
         }
+        assert_eq!(refs_with_siblings(&doc), Vec::<String>::new(), "{group}/{version}");
     }
-    let apps = openapi_v3_document(&reg, "apis/apps/v1").unwrap();
+    let apps = openapi_v3_document(&reg, "apis/apps/v1").unwrap().json.clone();
     let item = &apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"];
     assert_eq!(item["patch"]["operationId"], "patchAppsV1NamespacedDeployment");
     assert_eq!(item["patch"]["x-kubernetes-action"], "patch");
@@ -131,19 +180,19 @@ fn references_resolve_and_shapes_match_kube() {
     );
     assert!(apps["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"].is_object());
     assert!(apps["components"]["schemas"]["io.k8s.api.autoscaling.v1.Scale"].is_object());
-    // No strategic merge patch while schemas are outlines (see paths::patch_body).
+    // No strategic merge patch (see paths::patch_body).
     assert!(item["patch"]["requestBody"]["content"].get("application/strategic-merge-patch+json").is_none());
 
-    let core = openapi_v3_document(&reg, "api/v1").unwrap();
+    let core = openapi_v3_document(&reg, "api/v1").unwrap().json.clone();
     assert!(core["paths"]["/api/v1/namespaces/{name}"]["get"].is_object());
     assert!(core["paths"]["/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token"]["post"].is_object());
     assert!(core["components"]["schemas"]["io.k8s.api.core.v1.ConfigMap"]["properties"]["data"].is_object());
 
-    let authz = openapi_v3_document(&reg, "apis/authorization.k8s.io/v1").unwrap();
+    let authz = openapi_v3_document(&reg, "apis/authorization.k8s.io/v1").unwrap().json.clone();
     let ssar = &authz["paths"]["/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"];
     assert!(ssar["post"].is_object() && ssar.get("get").is_none());
 
-    let crd = openapi_v3_document(&reg, "apis/policy.karmada.io/v1alpha1").unwrap();
+    let crd = openapi_v3_document(&reg, "apis/policy.karmada.io/v1alpha1").unwrap().json.clone();
     let pp = &crd["components"]["schemas"]["io.karmada.policy.v1alpha1.PropagationPolicy"];
     assert_eq!(pp["properties"]["spec"]["properties"]["x"]["type"], "string");
     assert!(pp["properties"]["metadata"]["allOf"].is_array());
@@ -163,11 +212,38 @@ fn unknown_keys_and_hash_changes() {
     assert!(after["paths"].get("apis/policy.karmada.io/v1alpha1").is_some());
     assert_eq!(before["paths"]["apis/apps/v1"], after["paths"]["apis/apps/v1"]);
     let doc = openapi_v3_document(&reg, "api/v1").unwrap();
-    assert_eq!(document_hash(&doc).len(), 64);
+    assert_eq!(doc.hash.len(), 64);
+    assert_eq!(serde_json::from_slice::<Value>(&doc.bytes).unwrap(), doc.json);
 }
 
-/// Every `x-kubernetes-patch-*` extension found at `path` (field names from the kind's root).
-fn collect_patch_extensions(schema: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Value, Value)>) {
+/// The name a schema refers to, directly or through kube's `allOf` wrapping.
+fn ref_name(schema: &Value) -> Option<&str> {
+    let target = match schema["allOf"].as_array().map(Vec::as_slice) {
+        Some([only]) => only,
+        _ => schema,
+    };
+    target["$ref"].as_str()
+}
+
+/// Every `x-kubernetes-patch-*` extension found at `path` (field names from the kind's root),
+/// following references into named types but not into a type already on the path (CRD's
+/// JSONSchemaProps refers to itself).
+fn collect_patch_extensions(
+    doc: &Value,
+    schema: &Value,
+    path: &mut Vec<String>,
+    types: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Value, Value)>,
+) {
+    if let Some(name) = ref_name(schema) {
+        if types.iter().any(|t| t == name) {
+            return;
+        }
+        types.push(name.to_string());
+        collect_patch_extensions(doc, resolve(doc, schema), path, types, out);
+        types.pop();
+        return;
+    }
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
     for (name, prop) in props {
         path.push(name.clone());
@@ -176,9 +252,11 @@ fn collect_patch_extensions(schema: &Value, path: &mut Vec<String>, out: &mut Ve
         if !strategy.is_null() || !key.is_null() {
             out.push((path.clone(), strategy, key));
         }
-        collect_patch_extensions(prop, path, out);
-        if let Some(items) = prop.get("items") {
-            collect_patch_extensions(items, path, out);
+        collect_patch_extensions(doc, prop, path, types, out);
+        for nested in ["items", "additionalProperties"] {
+            if let Some(items) = prop.get(nested) {
+                collect_patch_extensions(doc, items, path, types, out);
+            }
         }
         path.pop();
     }
@@ -189,7 +267,7 @@ fn patch_extensions_come_from_the_merge_key_table() {
     use crate::controlplane::apimachinery::strategic::lookup;
 
     let reg = crd_registry();
-    let core = openapi_v3_document(&reg, "api/v1").unwrap();
+    let core = openapi_v3_document(&reg, "api/v1").unwrap().json.clone();
     let schemas = &core["components"]["schemas"];
     let meta = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"];
     assert_eq!(meta["finalizers"]["x-kubernetes-patch-strategy"], "merge");
@@ -203,16 +281,79 @@ fn patch_extensions_come_from_the_merge_key_table() {
 
     // Whatever a kind's schema annotates is what the server merges with.
     for def in reg.resources() {
-        let doc = openapi_v3_document(&reg, &group_version_key(&def.group, &def.version)).unwrap();
+        let doc = openapi_v3_document(&reg, &group_version_key(&def.group, &def.version)).unwrap().json.clone();
         let schema = &doc["components"]["schemas"][schema_name(&def, &def.kind)];
         let mut found = Vec::new();
-        collect_patch_extensions(schema, &mut Vec::new(), &mut found);
+        collect_patch_extensions(&doc, schema, &mut Vec::new(), &mut Vec::new(), &mut found);
+        if def.kind == "Deployment" {
+            // Nested named types are annotated too, not just the kind's own fields.
+            let path = ["spec", "template", "spec", "containers", "env"].map(String::from).to_vec();
+            assert!(found.contains(&(path, json!("merge"), json!("name"))), "{found:?}");
+        }
         for (path, strategy, key) in found {
             let path: Vec<&str> = path.iter().map(String::as_str).collect();
-            let meta = lookup(&def.group, &def.kind, &path)
-                .unwrap_or_else(|| panic!("{} {path:?} not in the table", def.kind));
+            let Some(meta) = lookup(&def.group, &def.kind, &path) else {
+                // Types carry kube's annotations wherever they are reached; the table only
+                // descends into fields that lead to keyed lists, so a type reached through
+                // another field (ObjectMeta under volumeClaimTemplates) is not in it. Its
+                // annotated fields must then lie below a field the table does not descend into.
+                let parent = &path[..path.len() - 1];
+                let descended = lookup(&def.group, &def.kind, parent).and_then(|m| m.ty).is_some();
+                assert!(!parent.is_empty() && !descended, "{} {path:?} not in the table", def.kind);
+                continue;
+            };
             assert_eq!(strategy.as_str(), meta.strategy.as_extension(), "{} {path:?}", def.kind);
             assert_eq!(key.as_str(), meta.merge_key, "{} {path:?}", def.kind);
         }
     }
+}
+
+#[test]
+fn built_in_kinds_have_full_nested_schemas() {
+    let reg = crd_registry();
+    let mut checked = 0;
+    for def in reg.resources() {
+        if crate::controlplane::registry::builtin::schema_name(&def.group, &def.version, &def.kind).is_none() {
+            continue;
+        }
+        let doc = openapi_v3_document(&reg, &group_version_key(&def.group, &def.version)).unwrap();
+        let doc = &doc.json;
+        let kind_schema = &doc["components"]["schemas"][schema_name(&def, &def.kind)];
+        assert!(kind_schema["description"].as_str().is_some_and(|d| !d.is_empty()), "{}", def.kind);
+        let props = kind_schema["properties"].as_object().unwrap_or_else(|| panic!("{} has no properties", def.kind));
+        assert!(props.len() > 3, "{} has only {:?}", def.kind, props.keys());
+        for (name, prop) in props {
+            // Described (kube leaves a few `metadata` fields undescribed) and typed all the way
+            // down: no open outline, a type or nested fields.
+            assert!(prop["description"].is_string() || name == "metadata", "{}.{name} has no description", def.kind);
+            let resolved = resolve(doc, prop);
+            assert!(resolved.get("x-kubernetes-preserve-unknown-fields").is_none(), "{}.{name} is open", def.kind);
+            let shaped =
+                ["properties", "items", "additionalProperties", "type"].iter().any(|k| resolved.get(k).is_some());
+            assert!(shaped, "{}.{name}: {resolved}", def.kind);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} built-in kinds");
+
+    let apps = openapi_v3_document(&reg, "apis/apps/v1").unwrap();
+    let deployment = &apps.json["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"];
+    let image = field(&apps.json, deployment, &["spec", "template", "spec", "containers", "image"]);
+    assert_eq!(image["type"], "string");
+    assert!(image["description"].as_str().unwrap().starts_with("Container image name."), "{image}");
+    let containers = field(&apps.json, deployment, &["spec", "template", "spec", "containers"]);
+    assert_eq!(containers["x-kubernetes-patch-merge-key"], "name");
+    let core = openapi_v3_document(&reg, "api/v1").unwrap();
+    let service = &core.json["components"]["schemas"]["io.k8s.api.core.v1.Service"];
+    let target_port = field(&core.json, service, &["spec", "ports", "targetPort"]);
+    assert_eq!(resolve(&core.json, target_port)["x-kubernetes-int-or-string"], true);
+    let pod = &core.json["components"]["schemas"]["io.k8s.api.core.v1.Pod"];
+    let ports = field(&core.json, pod, &["spec", "containers", "ports"]);
+    assert_eq!(ports["x-kubernetes-patch-merge-key"], "containerPort");
+    assert_eq!(field(&core.json, pod, &["spec", "containers", "ports", "containerPort"])["format"], "int32");
+    // kube never requires metadata, though k8s-openapi's Rust field is not optional.
+    assert!(pod.get("required").is_none(), "{}", pod["required"]);
+    // The list kinds and the CRD kind still reference the full ObjectMeta.
+    let meta = &core.json["components"]["schemas"]["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+    assert!(meta["properties"]["managedFields"]["items"]["$ref"].is_string(), "{meta}");
 }
