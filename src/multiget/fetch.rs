@@ -61,11 +61,12 @@ pub async fn fetch(client: &kube::Client, q: &Query<'_>, table: bool) -> Result<
         };
         // A Table is read as one (its rows' objects are mostly skipped); a server that
         // answered with the objects instead is read as those.
-        if table && let Ok(t) = serde_json::from_str::<ServerTable>(&text) {
-            if t.kind.as_deref() == Some("Table") {
-                out.tables.push(t);
-                continue;
-            }
+        if table
+            && let Ok(t) = serde_json::from_str::<ServerTable>(&text)
+            && t.kind.as_deref() == Some("Table")
+        {
+            out.tables.push(t);
+            continue;
         }
         let value: Value =
             serde_json::from_str(&text).map_err(|e| format!("the server's response is not JSON: {e}"))?;
