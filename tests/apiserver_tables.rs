@@ -907,3 +907,85 @@ async fn metadata_only_responses_for_kube_rs() {
         other => panic!("expected MODIFIED, got {other:?}"),
     }
 }
+
+/// The row objects of a LIST's Table are the served objects, or their whole metadata
+/// (kube-apiserver's PartialObjectMetadata is the full ObjectMeta, managedFields included).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_table_rows_carry_the_objects_of_every_include_mode() {
+    let plane = Plane::start();
+    plane.create(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  labels: {app: web, tier: front}
+  annotations: {team: \"a \\\"quoted\\\" team\"}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}",
+    );
+    let client = client(&plane).await;
+    let uid =
+        raw(&client, "application/json", "/apis/apps/v1/namespaces/default/deployments/web").await.unwrap()["metadata"]
+            ["uid"]
+            .clone();
+    plane.create(&format!(
+        "apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  namespace: default
+  labels: {{app: web}}
+  annotations: {{note: first}}
+  ownerReferences: [{{apiVersion: apps/v1, kind: Deployment, name: web, uid: {uid}, controller: true}}]
+spec: {{containers: [{{name: c, image: nginx}}]}}"
+    ));
+
+    for (base, name) in [("/api/v1/namespaces/default/pods", "web-1"), ("/apis/apps/v1/deployments", "web")] {
+        let list = raw(&client, "application/json", base).await.unwrap();
+        let stored = list["items"].as_array().unwrap().iter().find(|o| o["metadata"]["name"] == name).unwrap().clone();
+        let meta = &stored["metadata"];
+        assert!(meta["managedFields"].as_array().is_some_and(|m| !m.is_empty()), "{meta}");
+        assert!(meta["labels"]["app"] == "web" && meta["annotations"].is_object(), "{meta}");
+        let row_of = |table: &Value| -> Value {
+            table["rows"].as_array().unwrap().iter().find(|r| r["cells"][0] == name).unwrap().clone()
+        };
+
+        let default = raw(&client, TABLE_V1, base).await.unwrap();
+        let row = row_of(&default);
+        assert_eq!(row["object"]["kind"], "PartialObjectMetadata");
+        assert_eq!(row["object"]["apiVersion"], "meta.k8s.io/v1");
+        // The whole metadata: labels, annotations, owners, managedFields and resourceVersion.
+        assert_eq!(row["object"]["metadata"], *meta);
+        assert_eq!(row["object"].as_object().unwrap().len(), 3, "{}", row["object"]);
+
+        let whole = raw(&client, TABLE_V1, &format!("{base}?includeObject=Object")).await.unwrap();
+        assert_eq!(row_of(&whole)["object"], stored);
+        assert_eq!(row_of(&whole)["cells"], row["cells"]);
+
+        let metadata = raw(&client, TABLE_V1, &format!("{base}?includeObject=Metadata")).await.unwrap();
+        assert_eq!(row_of(&metadata)["object"], row["object"]);
+        let none = raw(&client, TABLE_V1, &format!("{base}?includeObject=None")).await.unwrap();
+        assert_eq!(row_of(&none)["object"], Value::Null);
+        assert_eq!(row_of(&none)["cells"], row["cells"]);
+
+        let partial = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io";
+        let partials = raw(&client, partial, base).await.unwrap();
+        assert_eq!(partials["kind"], "PartialObjectMetadataList");
+        let item = partials["items"].as_array().unwrap().iter().find(|i| i["metadata"]["name"] == name).unwrap();
+        assert_eq!(item["metadata"], *meta);
+    }
+    let pods = raw(&client, TABLE_V1, "/api/v1/namespaces/default/pods").await.unwrap();
+    let owners = &pods["rows"][0]["object"]["metadata"]["ownerReferences"];
+    assert_eq!(
+        (&owners[0]["kind"], &owners[0]["name"], &owners[0]["uid"]),
+        (&json!("Deployment"), &json!("web"), &uid)
+    );
+    let deployments = raw(&client, TABLE_V1, "/apis/apps/v1/deployments").await.unwrap();
+    let annotations = &deployments["rows"][0]["object"]["metadata"]["annotations"];
+    assert_eq!(annotations["team"], "a \"quoted\" team");
+}

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::discovery::Resource;
+use super::table::ServerTable;
 
 /// kubectl's Accept header for `get`: a v1 Table, else v1beta1, else plain JSON.
 pub const TABLE_ACCEPT: &str =
@@ -23,7 +24,7 @@ pub struct Query<'a> {
 #[derive(Debug, Default)]
 pub struct Fetched {
     /// Server-side Tables (one per request).
-    pub tables: Vec<Value>,
+    pub tables: Vec<ServerTable>,
     /// Objects with `kind` and `apiVersion` set.
     pub objects: Vec<Value>,
 }
@@ -52,15 +53,24 @@ pub async fn fetch(client: &kube::Client, q: &Query<'_>, table: bool) -> Result<
             req = req.header(http::header::ACCEPT, TABLE_ACCEPT);
         }
         let req = req.body(Vec::new()).map_err(|e| e.to_string())?;
-        let value: Value = match client.request(req).await {
-            Ok(v) => v,
+        let text = match client.request_text(req).await {
+            Ok(t) => t,
             Err(kube::Error::Api(s)) if s.code == 404 && q.ignore_not_found && !q.names.is_empty() => continue,
             Err(kube::Error::Api(s)) => return Err(s.message),
             Err(e) => return Err(crate::error::with_causes(&e)),
         };
-        if value.get("kind").and_then(Value::as_str) == Some("Table") {
-            out.tables.push(value);
-        } else if let Some(items) = value.get("items").and_then(Value::as_array) {
+        // A Table is read as one (its rows' objects are mostly skipped); a server that
+        // answered with the objects instead is read as those.
+        if table
+            && let Ok(t) = serde_json::from_str::<ServerTable>(&text)
+            && t.kind.as_deref() == Some("Table")
+        {
+            out.tables.push(t);
+            continue;
+        }
+        let value: Value =
+            serde_json::from_str(&text).map_err(|e| format!("the server's response is not JSON: {e}"))?;
+        if let Some(items) = value.get("items").and_then(Value::as_array) {
             out.objects.extend(items.iter().map(|i| with_type(i.clone(), q.resource)));
         } else {
             out.objects.push(with_type(value, q.resource));

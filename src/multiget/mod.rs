@@ -249,23 +249,21 @@ fn print_tables(
     types.sort_by(|a, b| a.0.cmp(&b.0));
     let mut found = false;
     for (key, res) in &types {
-        let tables: Vec<(Option<&str>, Vec<Value>)> = sources
+        let sources: Vec<table::SourceTables<'_>> = sources
             .iter()
             .zip(results)
             .map(|(s, r)| {
                 let mut tables = Vec::new();
                 for (rr, f) in r.per_type.iter().flatten() {
                     if rr.qualified() == *key {
-                        tables.extend(f.tables.iter().cloned());
+                        tables.extend(&f.tables);
                         // Only the first spelling of a type counts (`deploy,deployments`).
                         break;
                     }
                 }
-                (s.cluster.as_deref(), tables)
+                table::SourceTables { cluster: s.cluster.as_deref(), tables }
             })
             .collect();
-        let sources: Vec<table::SourceTables<'_>> =
-            tables.iter().map(|(c, t)| table::SourceTables { cluster: *c, tables: t }).collect();
         if let Some(t) = table::merge(res, &sources, &shape_for(res)) {
             if found {
                 out.push('\n');

@@ -3,13 +3,11 @@
 //! change, as kubectl prints them. Several sources at once are refused rather than
 //! interleaved.
 
-use futures::TryStreamExt;
-use kube::core::WatchEvent;
-use serde_json::{Value, json};
-
-use super::table::{Shape, SourceTables, merge};
+use super::table::{ServerTable, Shape, SourceTables, merge};
 use super::{GetError, Options, Scope, Source, Wanted, discovery, fetch, member_source, members};
 use crate::output::TableOptions;
+use futures::TryStreamExt;
+use kube::core::WatchEvent;
 
 /// Lists (printing it unless `watch_only`) and then watches; `emit` gets each piece of output as it comes.
 /// Returns when the server ends the watch.
@@ -43,7 +41,7 @@ pub async fn watch(
         label_columns: opts.label_columns.clone(),
     };
     let print = TableOptions::new(opts.format, opts.no_headers);
-    let mut columns: Option<Value> = None;
+    let mut columns = None;
     let mut header_done = opts.no_headers;
     let mut resource_version = String::new();
     // --watch-only still lists, for the resource version to watch from, but prints nothing of it.
@@ -57,14 +55,14 @@ pub async fn watch(
         };
         let listed = fetch::fetch(&source.client, &q, true).await.map_err(|e| GetError::Watch(source.prefix(&e)))?;
         for t in &listed.tables {
-            columns = columns.or_else(|| t.get("columnDefinitions").cloned());
-            resource_version = t.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("").into();
+            columns = columns.or_else(|| t.column_definitions.clone());
+            resource_version = t.resource_version().unwrap_or("").into();
             if w.names.len() == 1 {
                 resource_version =
-                    t.pointer("/rows/0/object/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("").into();
+                    t.rows().first().and_then(|r| r.metadata()?.resource_version.clone()).unwrap_or_default();
             }
         }
-        let tables = SourceTables { cluster: source.cluster.as_deref(), tables: &listed.tables };
+        let tables = SourceTables { cluster: source.cluster.as_deref(), tables: listed.tables.iter().collect() };
         if !watch_only && let Some(t) = merge(&resource, &[tables], &shape) {
             emit(&t.render(print));
             header_done = true;
@@ -89,7 +87,7 @@ pub async fn watch(
         .map_err(|e| GetError::Watch(e.to_string()))?;
     let events = source
         .client
-        .request_events::<Value>(req)
+        .request_events::<ServerTable>(req)
         .await
         .map_err(|e| GetError::Watch(source.prefix(&crate::error::with_causes(&e))))?;
     futures::pin_mut!(events);
@@ -101,14 +99,10 @@ pub async fn watch(
             WatchEvent::Bookmark(_) => continue,
             WatchEvent::Error(e) => return Err(GetError::Watch(source.prefix(&e.message))),
         };
-        columns = columns.or_else(|| {
-            table.get("columnDefinitions").filter(|c| c.as_array().is_some_and(|a| !a.is_empty())).cloned()
-        });
+        columns = columns.or_else(|| table.column_definitions.clone().filter(|c| !c.is_empty()));
         let Some(cols) = columns.clone() else { continue };
-        let one = [
-            json!({"kind": "Table", "columnDefinitions": cols, "rows": table.get("rows").cloned().unwrap_or(json!([]))}),
-        ];
-        let tables = SourceTables { cluster: source.cluster.as_deref(), tables: &one };
+        let one = ServerTable { column_definitions: Some(cols), ..table };
+        let tables = SourceTables { cluster: source.cluster.as_deref(), tables: vec![&one] };
         if let Some(t) = merge(&resource, &[tables], &shape) {
             emit(&t.render(TableOptions { no_headers: header_done, ..print }));
             header_done = true;

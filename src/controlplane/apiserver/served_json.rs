@@ -66,6 +66,7 @@ impl ServedType {
         out.push(b'{');
         let specials: [&[u8]; 3] = [API_VERSION, KIND, METADATA];
         let mut done = [false; 3];
+        let mut metadata_stored = false;
         let mut first = true;
         let mut next_member = scan.first_member()?;
         while let Some(key) = next_member {
@@ -81,7 +82,11 @@ impl ServedType {
                     let value = scan.value()?;
                     self.special(out, s, Some(value), revision, &mut first)?;
                     done[s] = true;
+                    metadata_stored |= specials[s] == METADATA;
                 }
+                // `metadata` after a key that sorts later: it was written empty already, and
+                // dropping the stored one would lose it. Decoding gets such input right.
+                Some(s) if specials[s] == METADATA && !metadata_stored => return Err(Unexpected),
                 // A second copy of a set field: the served value already stands.
                 Some(_) => {
                     scan.value()?;
@@ -130,6 +135,27 @@ impl ServedType {
         }
         Ok(())
     }
+}
+
+/// Appends only the served `metadata` of a stored object (`resourceVersion` set to `revision`):
+/// what a PartialObjectMetadata carries, without decoding the rest. The whole object is still
+/// checked, so an `Err` means the same layouts as for [`ServedType::append`]; `out` then holds
+/// a partial value to truncate.
+pub fn append_metadata(out: &mut Vec<u8>, stored: &[u8], revision: i64) -> Result<(), Unexpected> {
+    let mut scan = Scanner { b: stored, i: 0 };
+    scan.expect(b'{')?;
+    let mut meta = None;
+    let mut next_member = scan.first_member()?;
+    while let Some(key) = next_member {
+        let value = scan.value()?;
+        // As in `append`, a second copy of `metadata` does not replace the first.
+        if key == METADATA && meta.is_none() {
+            meta = Some(value);
+        }
+        next_member = scan.next_member()?;
+    }
+    scan.end()?;
+    metadata(out, meta.unwrap_or(b"{}"), revision)
 }
 
 /// Copies the `metadata` object with `resourceVersion` set to `revision` in its sorted place.
@@ -389,6 +415,15 @@ mod tests {
     }
 
     #[test]
+    fn metadata_after_a_later_key_is_left_to_decoding() {
+        let stored = br#"{"status": {}, "metadata": {"name": "late"}}"#;
+        assert_eq!(served(stored, 3, "v1", "Pod"), Err(Unexpected));
+        let mut meta = Vec::new();
+        append_metadata(&mut meta, stored, 3).unwrap();
+        assert_eq!(meta, br#"{"name":"late","resourceVersion":"3"}"#);
+    }
+
+    #[test]
     fn unexpected_layouts_are_refused() {
         for bad in [
             &br#"[1]"#[..],
@@ -408,6 +443,7 @@ mod tests {
             b"",
         ] {
             assert_eq!(served(bad, 1, "v1", "ConfigMap"), Err(Unexpected), "{}", String::from_utf8_lossy(bad));
+            assert_eq!(append_metadata(&mut Vec::new(), bad, 1), Err(Unexpected), "{}", String::from_utf8_lossy(bad));
         }
     }
 
@@ -457,6 +493,10 @@ mod tests {
                 Ok(got) => {
                     prop_assert_eq!(serde_json::from_slice::<Value>(&got).unwrap(), want.clone());
                     prop_assert_eq!(String::from_utf8(got).unwrap(), serde_json::to_string(&want).unwrap());
+                    // The metadata alone is the decoded object's metadata, byte for byte.
+                    let mut meta = Vec::new();
+                    prop_assert!(append_metadata(&mut meta, &stored, revision).is_ok());
+                    prop_assert_eq!(String::from_utf8(meta).unwrap(), serde_json::to_string(&want["metadata"]).unwrap());
                 }
                 // Only escaped keys at the levels looked at are refused.
                 Err(Unexpected) => prop_assert!(String::from_utf8_lossy(&stored).contains('\\')),

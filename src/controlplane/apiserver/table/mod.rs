@@ -5,15 +5,17 @@
 
 mod negotiate;
 pub mod printers;
+mod stored;
 
 use jiff::Timestamp;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use crate::controlplane::apimachinery::{ApiError, StatusReason};
 use crate::controlplane::registry::ResourceDef;
 
 pub use negotiate::{IncludeObject, MetaVersion, Output, TableOptions, negotiate};
 use printers::Convertor;
+pub use stored::partial_list_bytes;
 
 /// Builds the tables of one resource: its convertor and the time AGE cells count to.
 pub struct TableBuilder {
@@ -34,61 +36,66 @@ impl TableBuilder {
 
     /// A Table of `objects` with `metadata` (a ListMeta: resourceVersion, continue,
     /// remainingItemCount). `headers` is false for watch events after the first, which carry
-    /// rows only, as kube-apiserver sends them and kubectl expects.
+    /// rows only, as kube-apiserver sends them and kubectl expects. LIST writes the same
+    /// document from stored bytes with [`TableBuilder::list_bytes`].
     pub fn table(&self, objects: &[Value], metadata: Value, headers: bool) -> Value {
         let rows: Vec<Value> = objects.iter().map(|obj| self.row(obj)).collect();
-        let columns = if headers { self.convertor.columns() } else { json!([]) };
-        json!({
-            "kind": "Table",
-            "apiVersion": self.options.version.api_version(),
-            "metadata": metadata,
-            "columnDefinitions": columns,
-            "rows": rows,
-        })
+        let columns = if headers { self.convertor.columns() } else { Value::Array(Vec::new()) };
+        // Built as maps rather than with `json!`, which would copy each value it is given.
+        let mut table = Map::new();
+        table.insert("kind".into(), "Table".into());
+        table.insert("apiVersion".into(), self.options.version.api_version().into());
+        table.insert("metadata".into(), metadata);
+        table.insert("columnDefinitions".into(), columns);
+        table.insert("rows".into(), Value::Array(rows));
+        Value::Object(table)
     }
 
     /// A one-row Table for a single object (GET, or one watch event), carrying its version.
     pub fn single(&self, obj: &Value, headers: bool) -> Value {
-        let mut metadata = json!({});
+        let mut metadata = Map::new();
         if let Some(rv) = obj.pointer("/metadata/resourceVersion") {
-            metadata["resourceVersion"] = rv.clone();
+            metadata.insert("resourceVersion".into(), rv.clone());
         }
-        self.table(std::slice::from_ref(obj), metadata, headers)
+        self.table(std::slice::from_ref(obj), Value::Object(metadata), headers)
     }
 
     fn row(&self, obj: &Value) -> Value {
         let printed = self.convertor.row(obj, self.now);
-        let mut row = json!({"cells": printed.cells});
+        let mut row = Map::new();
+        row.insert("cells".into(), Value::Array(printed.cells));
         if let Some(conditions) = printed.conditions {
-            row["conditions"] = conditions;
+            row.insert("conditions".into(), conditions);
         }
-        row["object"] = match self.options.include {
+        let object = match self.options.include {
             IncludeObject::None => Value::Null,
             IncludeObject::Metadata => partial_object(obj, self.options.version),
             IncludeObject::Object => obj.clone(),
         };
-        row
+        row.insert("object".into(), object);
+        Value::Object(row)
     }
 }
 
 /// The object's metadata as a PartialObjectMetadata.
 pub fn partial_object(obj: &Value, version: MetaVersion) -> Value {
-    json!({
-        "kind": "PartialObjectMetadata",
-        "apiVersion": version.api_version(),
-        "metadata": obj.get("metadata").cloned().unwrap_or_else(|| json!({})),
-    })
+    let mut partial = Map::new();
+    partial.insert("kind".into(), "PartialObjectMetadata".into());
+    partial.insert("apiVersion".into(), version.api_version().into());
+    partial.insert("metadata".into(), obj.get("metadata").cloned().unwrap_or_else(|| Value::Object(Map::new())));
+    Value::Object(partial)
 }
 
-/// A PartialObjectMetadataList of `objects` with the list's `metadata`.
+/// A PartialObjectMetadataList of `objects` with the list's `metadata` (LIST writes it from
+/// stored bytes with [`partial_list_bytes`]).
 pub fn partial_list(objects: &[Value], metadata: Value, version: MetaVersion) -> Value {
     let items: Vec<Value> = objects.iter().map(|o| partial_object(o, version)).collect();
-    json!({
-        "kind": "PartialObjectMetadataList",
-        "apiVersion": version.api_version(),
-        "metadata": metadata,
-        "items": items,
-    })
+    let mut list = Map::new();
+    list.insert("kind".into(), "PartialObjectMetadataList".into());
+    list.insert("apiVersion".into(), version.api_version().into());
+    list.insert("metadata".into(), metadata);
+    list.insert("items".into(), Value::Array(items));
+    Value::Object(list)
 }
 
 /// 406 for PartialObjectMetadata asked of a list, as kube-apiserver answers.
@@ -113,6 +120,7 @@ pub fn partial_list_of_object() -> ApiError {
 mod tests {
     use super::*;
     use crate::controlplane::registry::Registry;
+    use serde_json::json;
 
     fn options(include: IncludeObject) -> TableOptions {
         TableOptions { version: MetaVersion::V1, include }
