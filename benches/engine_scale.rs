@@ -12,7 +12,8 @@
 //!
 //! Run with `cargo bench --bench engine_scale`; prints a Markdown section for
 //! docs/performance.md. ENGINE_SCALE_MEMBERS, ENGINE_SCALE_FIRST and ENGINE_SCALE_TOTAL shrink
-//! the run for a trial.
+//! the run for a trial; ENGINE_SCALE_WAIT (seconds, default 900) bounds each wait for the
+//! members to hold every object, which a slow machine may need longer.
 
 #[path = "common/machine.rs"]
 mod machine;
@@ -46,7 +47,6 @@ const IN_FLIGHT: usize = 32;
 /// Concurrent `karmadactl join` processes.
 const JOINS_IN_FLIGHT: usize = 4;
 const SETTLE: Duration = Duration::from_secs(5);
-const CONVERGE_TIMEOUT: Duration = Duration::from_secs(900);
 
 macro_rules! progress {
     ($($arg:tt)*) => { eprintln!("[engine_scale bench] {}", format!($($arg)*)) };
@@ -56,6 +56,8 @@ struct Params {
     members: usize,
     first: usize,
     total: usize,
+    /// How long each wait for the members to hold every object may take.
+    wait: Duration,
 }
 
 fn env_or(name: &str, default: usize) -> usize {
@@ -70,6 +72,7 @@ fn main() {
         members: env_or("ENGINE_SCALE_MEMBERS", 100),
         first: env_or("ENGINE_SCALE_FIRST", 10_000),
         total: env_or("ENGINE_SCALE_TOTAL", 30_000),
+        wait: Duration::from_secs(env_or("ENGINE_SCALE_WAIT", 900) as u64),
     };
     let rt = tokio::runtime::Runtime::new().expect("a tokio runtime");
     match rt.block_on(run(&params)) {
@@ -363,15 +366,8 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     let clock = PhaseClock::start(plane_proc.pid());
     let a_create = create_templates(&plane, 0..p.first, p.members).await?;
     progress!("part A: created {} templates in {:.1} s", p.first, a_create.as_secs_f64());
-    let a_missing = wait_counts(
-        &members,
-        "default",
-        &expected(p.members, p.first),
-        Duration::from_secs(1),
-        CONVERGE_TIMEOUT,
-        "part A",
-    )
-    .await;
+    let a_missing =
+        wait_counts(&members, "default", &expected(p.members, p.first), Duration::from_secs(1), p.wait, "part A").await;
     let a = clock.stop();
     let a_hwm_kib = status_kib(plane_proc.pid(), "VmHWM:");
     let a_sampled_kib = highest.load(Ordering::Relaxed);
@@ -390,15 +386,8 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     progress!("part B: {} more workloads", p.total - p.first);
     let clock = PhaseClock::start(plane_proc.pid());
     let b_create = create_templates(&plane, p.first..p.total, p.members).await?;
-    let b_missing = wait_counts(
-        &members,
-        "default",
-        &expected(p.members, p.total),
-        Duration::from_secs(1),
-        CONVERGE_TIMEOUT,
-        "part B",
-    )
-    .await;
+    let b_missing =
+        wait_counts(&members, "default", &expected(p.members, p.total), Duration::from_secs(1), p.wait, "part B").await;
     let b = clock.stop();
     let b_hwm_kib = status_kib(plane_proc.pid(), "VmHWM:");
     let (works_bytes, _, works_list) = list_size(&plane, "/apis/work.karmada.io/v1alpha1/works").await?;
@@ -457,15 +446,9 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
         .map_err(|e| anyhow::anyhow!("the restarted plane never became ready: {e}"))?;
     let readyz = plane_proc.started.elapsed();
     progress!("restart: ready after {:.2} s; waiting for every object", readyz.as_secs_f64());
-    let restart_missing = wait_counts(
-        &members,
-        "default",
-        &expected(p.members, p.total),
-        Duration::from_millis(500),
-        CONVERGE_TIMEOUT,
-        "restart",
-    )
-    .await;
+    let restart_missing =
+        wait_counts(&members, "default", &expected(p.members, p.total), Duration::from_millis(500), p.wait, "restart")
+            .await;
     let restart_phase = clock.stop();
     let restart_hwm_kib = status_kib(plane_proc.pid(), "VmHWM:");
     plane_proc.stop();
