@@ -405,7 +405,7 @@ fn measure_handovers(rt: &Runtime, base: &Path, datastore: &str) -> anyhow::Resu
         rt.block_on(wait_ready(&Target::from_kubeconfig(&kubeconfig)?))?;
         Ok(Replica { proc, kubeconfig })
     };
-    let mut replicas = vec![start_replica(0)?, start_replica(1)?];
+    let mut replicas = [start_replica(0)?, start_replica(1)?];
 
     let member_dir = base.join("handover-member1");
     let _member = start_member(&member_dir)?;
