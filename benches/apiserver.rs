@@ -5,8 +5,12 @@
 //! Every figure sits beside its physical limit, measured in the same run on the same machine:
 //! process start (`/bin/true`), a bare hyper + rustls server with the plane's own TLS
 //! configuration answering pre-built bodies of the same size, raw SQLite commits with a full
-//! fsync on the same disk, and a tokio broadcast fan-out. The load generator and the servers
-//! share the machine's cores, for the karmadactl figures and for their limits alike.
+//! fsync on the same disk, the bare server streaming watch lines to the same watchers, and a
+//! tokio broadcast fan-out. The load generator and the servers share the machine's cores, for
+//! the karmadactl figures and for their limits alike.
+//!
+//! `APISERVER_BENCH_WATCH_WRITES=N` changes the number of writes the watchers see (100), so a
+//! profiler attached to the server has a longer fan-out to sample.
 
 #[path = "common/machine.rs"]
 mod machine;
@@ -50,7 +54,7 @@ const LIST_OBJECTS: u64 = 10_000;
 const LIST_RUNS: usize = 5;
 const WATCH_CONNECTIONS: usize = 10;
 const WATCH_STREAMS: usize = 100;
-const WATCH_WRITES: usize = 20;
+const WATCH_WRITES: usize = 100;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -67,6 +71,10 @@ fn main() {
 /// Progress goes to stderr so that stdout is only the Markdown section.
 macro_rules! progress {
     ($($arg:tt)*) => { eprintln!("[apiserver bench] {}", format!($($arg)*)) };
+}
+
+fn watch_writes() -> usize {
+    std::env::var("APISERVER_BENCH_WATCH_WRITES").ok().and_then(|v| v.parse().ok()).unwrap_or(WATCH_WRITES)
 }
 
 fn runtime(name: &str) -> anyhow::Result<Runtime> {
@@ -385,7 +393,8 @@ fn run() -> anyhow::Result<()> {
     ));
 
     // 7. One write, 1,000 watchers.
-    progress!("{} watchers", WATCH_CONNECTIONS * WATCH_STREAMS);
+    let writes = watch_writes();
+    progress!("{} watchers, {writes} writes", WATCH_CONNECTIONS * WATCH_STREAMS);
     let phase = process::CpuShare::now(&[plane.pid()]);
     let fan = client_rt.block_on(watch::fanout(
         &target,
@@ -393,30 +402,53 @@ fn run() -> anyhow::Result<()> {
         "bench-watch",
         WATCH_CONNECTIONS,
         WATCH_STREAMS,
-        WATCH_WRITES,
+        writes,
     ))?;
     let watch_others = phase.since(&[plane.pid()]).others;
     // The payload of one event: the object plus the `{"type":"ADDED","object":...}` envelope.
     let event_size = object.len() + 28;
     let floor = client_rt.block_on(floors::broadcast_fanout(
         WATCH_CONNECTIONS * WATCH_STREAMS,
-        WATCH_WRITES,
+        writes,
         Bytes::from(vec![b'x'; event_size]),
     ));
+    // The same watchers and writes against the bare server: TLS, HTTP/2 streams, tokio tasks
+    // and this client, with no store or handler behind them.
+    progress!("{} watchers on the bare server", WATCH_CONNECTIONS * WATCH_STREAMS);
+    bodies.event_size.store(event_size, std::sync::atomic::Ordering::Relaxed);
+    let bare_fan = client_rt.block_on(watch::fanout(
+        &bare_target,
+        std::process::id(),
+        "bench-watch",
+        WATCH_CONNECTIONS,
+        WATCH_STREAMS,
+        writes,
+    ))?;
+    if bare_fan.missing > 0 {
+        bail!("the bare server lost {} watch deliveries", bare_fan.missing);
+    }
     let watchers = WATCH_CONNECTIONS * WATCH_STREAMS;
     let shown = n(watchers as f64);
     rows.push(row(
         format!(
-            "write seen by {shown} watchers ({WATCH_CONNECTIONS} connections × {WATCH_STREAMS} streams, {WATCH_WRITES} writes): per-watcher delay from sending the create, p50"
+            "write seen by {shown} watchers ({WATCH_CONNECTIONS} connections × {WATCH_STREAMS} streams, {writes} writes): per-watcher delay from sending the create, p50"
         ),
         ms(load::pct(&fan.delays, 0.50)),
-        format!("tokio broadcast to {shown} tasks in-process: {}", ms(load::pct(&floor, 0.50))),
+        format!(
+            "bare server streaming the same lines: {}; tokio broadcast to {shown} tasks in-process: {}",
+            ms(load::pct(&bare_fan.delays, 0.50)),
+            ms(load::pct(&floor, 0.50))
+        ),
         "",
     ));
     rows.push(row(
         "write seen by watchers, p99",
         ms(load::pct(&fan.delays, 0.99)),
-        format!("tokio broadcast: {}", ms(load::pct(&floor, 0.99))),
+        format!(
+            "bare server: {}; tokio broadcast: {}",
+            ms(load::pct(&bare_fan.delays, 0.99)),
+            ms(load::pct(&floor, 0.99))
+        ),
         "≤ 5 ms",
     ));
     notes.push(format!(
@@ -428,6 +460,12 @@ fn run() -> anyhow::Result<()> {
         fan.missing,
         ms(fan.cpu_per_write),
         watch_others * 100.0,
+    ));
+    notes.push(format!(
+        "Watch fan-out on the bare server (a POST publishes the posted object as an ADDED line padded to the plane's {event_size}-byte event; no store): the POST took {} p50; the last watcher had each event {} p50, {} worst.",
+        ms(load::pct(&bare_fan.write_latency, 0.50)),
+        ms(load::pct(&bare_fan.last, 0.50)),
+        ms(load::pct(&bare_fan.last, 1.0)),
     ));
     let (encode_once, encode_each) = floors::watch_json(&object, watchers)?;
     notes.push(format!(
@@ -612,12 +650,13 @@ fn print_section(rows: &[Row], notes: &[String]) {
     println!("Machine: {}.", machine());
     println!();
     println!(
-        "Parameters: release binary, fresh temp data dir on the local disk, HTTPS on 127.0.0.1 with the admin client certificate, HTTP/2; load generator in the same machine. Cold start: median of {COLD_STARTS}. Open-loop runs: {} s after a {} s warm-up, latency from each request's scheduled time. Closed loop: {CLIENTS} clients, {} s. LIST: {} objects, 1 warm-up + {LIST_RUNS} runs. Watch: {} watchers, {WATCH_WRITES} writes one at a time.",
+        "Parameters: release binary, fresh temp data dir on the local disk, HTTPS on 127.0.0.1 with the admin client certificate, HTTP/2; load generator in the same machine. Cold start: median of {COLD_STARTS}. Open-loop runs: {} s after a {} s warm-up, latency from each request's scheduled time. Closed loop: {CLIENTS} clients, {} s. LIST: {} objects, 1 warm-up + {LIST_RUNS} runs. Watch: {} watchers, {} writes one at a time.",
         RUN.as_secs(),
         WARMUP.as_secs_f64(),
         RUN.as_secs(),
         n(LIST_OBJECTS as f64),
         n((WATCH_CONNECTIONS * WATCH_STREAMS) as f64),
+        watch_writes(),
     );
     println!();
     println!("| measure | karmadactl | physical limit | goal |");
