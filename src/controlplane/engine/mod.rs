@@ -280,17 +280,11 @@ where
     let q = queue(engine);
     let weak = Arc::downgrade(engine);
     tokio::spawn(async move {
-        loop {
-            let key = q.next().await;
-            let Some(engine) = weak.upgrade() else { return };
-            match handle(engine, key.clone()).await {
-                Ok(()) => q.done(&key),
-                Err(e) => {
-                    tracing::debug!(key = ?key, error = %e, "engine: will retry");
-                    q.retry(key);
-                }
-            }
-        }
+        q.serve(move |key| {
+            let engine = weak.upgrade()?;
+            Some(handle(engine, key))
+        })
+        .await
     })
 }
 
