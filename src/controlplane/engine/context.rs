@@ -93,6 +93,8 @@ pub struct Engine {
     /// moment after the write.
     pub written: Mutex<HashMap<BindingKey, DynamicObject>>,
     pub applied: super::execution::Applied,
+    /// The Works of each binding, kept by the Work follower.
+    pub work_index: Arc<super::work_index::WorkIndex>,
 }
 
 impl Engine {

@@ -29,6 +29,7 @@ pub mod queue;
 pub mod render;
 pub mod scheduler;
 pub mod scheduling;
+pub mod work_index;
 pub mod workload;
 
 use std::collections::HashMap;
@@ -132,7 +133,11 @@ pub async fn run(client: Client) {
     tasks.push(t);
 
     let get = with(&slot);
+    let work_index = Arc::new(work_index::WorkIndex::default());
+    let index = work_index.clone();
     let (works, t) = follow(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
+        // Kept whether or not the engine is up yet, so no Work the cache has is missing from it.
+        index.update(w, deleted);
         let Some(engine) = get() else { return };
         let key = WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() };
         engine.queues.execute.add(key);
@@ -183,6 +188,7 @@ pub async fn run(client: Client) {
         members: execution::members::Members::default(),
         written: Mutex::new(HashMap::new()),
         applied: execution::Applied::default(),
+        work_index,
     });
     let _ = slot.set(Arc::downgrade(&engine));
 
