@@ -117,17 +117,22 @@ pub async fn run(client: Client) {
     tasks.push(t);
 
     let get = with(&slot);
-    let (bindings, t) = follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, _| {
-        if let Some(engine) = get() {
-            on_binding(&engine, &bindings::AnyBinding::Namespaced(Arc::new(b.clone())));
-        }
-    });
+    let (bindings, t) =
+        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, deleted| {
+            if let Some(engine) = get() {
+                let b = bindings::AnyBinding::Namespaced(Arc::new(b.clone()));
+                engine.binding_cached(&b.key(), b.meta(), deleted);
+                on_binding(&engine, &b);
+            }
+        });
     tasks.push(t);
     let get = with(&slot);
     let (cluster_bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, _| {
+        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, deleted| {
             if let Some(engine) = get() {
-                on_binding(&engine, &bindings::AnyBinding::Cluster(Arc::new(b.clone())));
+                let b = bindings::AnyBinding::Cluster(Arc::new(b.clone()));
+                engine.binding_cached(&b.key(), b.meta(), deleted);
+                on_binding(&engine, &b);
             }
         });
     tasks.push(t);
