@@ -45,7 +45,7 @@ fn percentile(mut xs: Vec<Duration>, p: f64) -> Duration {
     xs[i.min(xs.len() - 1)]
 }
 
-fn clusters() -> Vec<Cluster> {
+fn clusters() -> Vec<Arc<Cluster>> {
     (0..CLUSTERS)
         .map(|i| {
             serde_json::from_value(json!({
@@ -55,6 +55,7 @@ fn clusters() -> Vec<Cluster> {
                 "spec": {"syncMode": "Push", "region": format!("r{}", i % 5)},
                 "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "ClusterReady", "message": "", "lastTransitionTime": "2026-01-01T00:00:00Z"}]},
             }))
+            .map(Arc::new)
             .expect("a Cluster")
         })
         .collect()

@@ -121,6 +121,20 @@ fn names_labels_status_and_deletion() {
         let image = d["spec"]["template"]["spec"]["containers"][0]["image"].clone();
         if image == "nginx:1.27" { Ok(()) } else { Err(image.to_string()) }
     });
+    // The engine rewrote the Work from its cache, which holds no managedFields: the Work still
+    // records who set the fields the rewrite left alone (its finalizer, set at creation).
+    let work = fleet
+        .get("karmada-apiserver", &["work", "nginx-687f7fb96f", "-n", "karmada-es-member2", "--show-managed-fields"])
+        .unwrap();
+    assert_eq!(
+        work["spec"]["workload"]["manifests"][0]["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:1.27"
+    );
+    let entries = work["metadata"]["managedFields"].as_array().expect("managedFields");
+    assert!(
+        entries.iter().any(|e| e["fieldsV1"]["f:metadata"].get("f:finalizers").is_some()),
+        "no manager owns the finalizers any more: {entries:?}"
+    );
 
     // Deleting the template removes it from every member, and its binding and Works go too.
     fleet.plane(&["delete", "deployment", "nginx"]);

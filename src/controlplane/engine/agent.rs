@@ -75,6 +75,8 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
         members: execution::members::Members::fixed(&cluster, member),
         written: Mutex::new(HashMap::new()),
         applied: execution::Applied::default(),
+        // Only the binding and namespace controllers look Works up by it; an agent runs neither.
+        work_index: Default::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));
     if engine.caches.works.wait_until_ready().await.is_err() || engine.caches.clusters.wait_until_ready().await.is_err()

@@ -25,14 +25,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     let Some(id) = binding.permanent_id().map(str::to_string) else {
         return Ok(());
     };
-    let label = key.id_label();
-    let works: Vec<_> = engine
-        .caches
-        .works
-        .state()
-        .into_iter()
-        .filter(|w| w.labels().get(label).map(String::as_str) == Some(id.as_str()))
-        .collect();
+    let works = engine.work_index.of_binding(&engine.caches.works, key.id_label(), &id);
     let targets = binding.spec().clusters.clone().unwrap_or_default();
     let mut items = vec![];
     for t in &targets {

@@ -146,29 +146,56 @@ pub async fn update_status(
     Ok(())
 }
 
-fn version_of(obj: &DynamicObject) -> u64 {
-    obj.metadata.resource_version.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0)
+fn version_of(meta: &ObjectMeta) -> u64 {
+    meta.resource_version.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+/// Whether a write the engine made is newer than `cached`, the same object's copy in the cache.
+fn ahead_of(written: &DynamicObject, cached: &ObjectMeta) -> bool {
+    written.metadata.uid == cached.uid && version_of(&written.metadata) > version_of(cached)
 }
 
 impl Engine {
-    /// Records what a write of this binding returned.
+    /// Records what a write of this binding returned, while the cache has not caught up with it:
+    /// only writes the cache has not seen are kept, so this holds a handful of bindings rather
+    /// than a decoded copy of every binding ever written.
     pub fn remember_binding(&self, key: &BindingKey, written: DynamicObject) {
         let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        // Checked under the lock: the binding follower updates the cache before it calls
+        // `binding_cached`, so a write the cache gets after this check is dropped there.
+        if self.binding(key).is_some_and(|b| !ahead_of(&written, b.meta())) {
+            w.remove(key);
+            return;
+        }
         if w.len() > 10_000 {
             w.clear();
         }
         w.insert(key.clone(), written);
     }
 
+    /// The binding follower saw `meta` (`deleted` when the binding went): a write of it the
+    /// cache now holds, or one of an object that is gone, is forgotten.
+    pub fn binding_cached(&self, key: &BindingKey, meta: &ObjectMeta, deleted: bool) {
+        let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        if w.get(key).is_some_and(|written| deleted || !ahead_of(written, meta)) {
+            w.remove(key);
+        }
+    }
+
     /// The newer of the cached binding and the engine's own last write of it.
     fn newest_binding(&self, key: &BindingKey) -> Option<DynamicObject> {
-        let cached: Option<DynamicObject> = self.binding(key).and_then(|b| serde_json::from_value(b.to_json()).ok());
-        let written = self.written.lock().unwrap_or_else(|e| e.into_inner()).get(key).cloned();
-        match (cached, written) {
-            (Some(c), Some(w)) if c.metadata.uid == w.metadata.uid && version_of(&w) > version_of(&c) => Some(w),
-            (Some(c), _) => Some(c),
-            (None, _) => None,
+        let cached = self.binding(key)?;
+        {
+            let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+            match w.get(key) {
+                Some(written) if ahead_of(written, cached.meta()) => return Some(written.clone()),
+                Some(_) => {
+                    w.remove(key);
+                }
+                None => {}
+            }
         }
+        serde_json::from_value(cached.to_json()).ok()
     }
 }
 

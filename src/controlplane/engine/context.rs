@@ -93,6 +93,8 @@ pub struct Engine {
     /// moment after the write.
     pub written: Mutex<HashMap<BindingKey, DynamicObject>>,
     pub applied: super::execution::Applied,
+    /// The Works of each binding, kept by the Work follower.
+    pub work_index: Arc<super::work_index::WorkIndex>,
 }
 
 impl Engine {
@@ -143,8 +145,8 @@ where
     K::DynamicType: Default + Eq + Hash + Clone,
 {
     let (reader, writer) = reflector::store();
-    let stream = watcher(api, config).default_backoff().reflect(writer);
-    (reader, tokio::spawn(drive(stream, on)))
+    let stream = into_cache(watcher(api, config).default_backoff(), writer);
+    (reader.clone(), tokio::spawn(drive(stream, reader, on)))
 }
 
 /// [`follow`] for a kind known only at run time.
@@ -156,30 +158,111 @@ pub fn follow_dynamic(
 ) -> (Store<DynamicObject>, JoinHandle<()>) {
     let writer = reflector::store::Writer::new(resource);
     let reader = writer.as_reader();
-    let stream = watcher(api, config).default_backoff().reflect(writer);
-    (reader, tokio::spawn(drive(stream, on)))
+    let stream = into_cache(watcher(api, config).default_backoff(), writer);
+    (reader.clone(), tokio::spawn(drive(stream, reader, on)))
+}
+
+/// Feeds watch events into the cache behind `writer`, passing them on once it holds them.
+fn into_cache<K, S>(events: S, writer: reflector::store::Writer<K>) -> impl futures::Stream<Item = S::Item>
+where
+    K: Resource + Clone + 'static,
+    K::DynamicType: Eq + Hash + Clone,
+    S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
+{
+    events.modify(drop_managed_fields).reflect(writer)
+}
+
+/// The engine never reads managedFields, and they are often as large as the rest of an object:
+/// the caches would hold them for every template, binding and Work. Every write the engine
+/// makes from a cached object leaves them out rather than empty, which a server reads as
+/// "keep the stored ones" (a status write ignores them anyway).
+fn drop_managed_fields<K: Resource>(o: &mut K) {
+    o.meta_mut().managed_fields = None;
 }
 
 /// Calls `on` for each change. Objects of a (re)list are reported once the list is complete,
-/// because the cache only holds them from then on.
-async fn drive<K, S>(stream: S, on: impl Fn(&K, bool))
+/// because the cache only holds them from then on; they are read back from the cache then
+/// rather than kept here too, which would hold a second copy of everything listed.
+async fn drive<K, S>(stream: S, cache: Store<K>, on: impl Fn(&K, bool))
 where
+    K: Resource + Clone + 'static,
+    K::DynamicType: Eq + Hash + Clone,
     S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
 {
     let mut stream = std::pin::pin!(stream);
-    let mut listed = Vec::new();
     while let Some(event) = stream.next().await {
         match event {
             Ok(watcher::Event::Apply(o)) => on(&o, false),
             Ok(watcher::Event::Delete(o)) => on(&o, true),
-            Ok(watcher::Event::Init) => listed.clear(),
-            Ok(watcher::Event::InitApply(o)) => listed.push(o),
+            Ok(watcher::Event::Init | watcher::Event::InitApply(_)) => {}
+            // The cache was replaced with the list when this event went through it.
             Ok(watcher::Event::InitDone) => {
-                for o in listed.drain(..) {
+                for o in cache.state() {
                     on(&o, false);
                 }
             }
             Err(e) => tracing::debug!(error = %e, "engine watch error; the watcher retries"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kube::ResourceExt;
+    use serde_json::json;
+
+    fn work(name: &str, rv: &str) -> Work {
+        serde_json::from_value(json!({
+            "apiVersion": "work.karmada.io/v1alpha1",
+            "kind": "Work",
+            "metadata": {
+                "name": name, "namespace": "karmada-es-a", "resourceVersion": rv,
+                "managedFields": [{"manager": "kubectl", "operation": "Update", "apiVersion": "v1",
+                                   "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}],
+            },
+            "spec": {},
+        }))
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_cache_holds_no_managed_fields_and_a_list_is_reported_once_complete() {
+        let (cache, writer) = reflector::store::<Work>();
+        let events = futures::stream::iter(vec![
+            Ok(watcher::Event::Init),
+            Ok(watcher::Event::InitApply(work("a", "1"))),
+            Ok(watcher::Event::InitApply(work("b", "2"))),
+            Ok(watcher::Event::InitDone),
+            Ok(watcher::Event::Apply(work("a", "3"))),
+            Ok(watcher::Event::Delete(work("b", "2"))),
+        ]);
+        // (name, resourceVersion, deleted, objects cached) per call.
+        type Seen = Vec<(String, String, bool, usize)>;
+        let seen: Arc<Mutex<Seen>> = Arc::default();
+        let record = seen.clone();
+        let reader = cache.clone();
+        drive(into_cache(events, writer), cache.clone(), move |w: &Work, deleted| {
+            assert!(w.metadata.managed_fields.is_none(), "{} reached the follower with managedFields", w.name_any());
+            let rv = w.metadata.resource_version.clone().unwrap_or_default();
+            record.lock().unwrap().push((w.name_any(), rv, deleted, reader.len()));
+        })
+        .await;
+        let mut seen = seen.lock().unwrap().clone();
+        // The listed objects come in the cache's order; each is reported with the whole list cached.
+        seen[..2].sort();
+        assert_eq!(
+            seen,
+            [
+                ("a".into(), "1".into(), false, 2),
+                ("b".into(), "2".into(), false, 2),
+                ("a".into(), "3".into(), false, 2),
+                ("b".into(), "2".into(), true, 1),
+            ]
+        );
+        let cached = cache.state();
+        assert_eq!(cached.len(), 1);
+        assert_eq!(cached[0].metadata.resource_version.as_deref(), Some("3"));
+        assert!(cached[0].metadata.managed_fields.is_none());
     }
 }

@@ -29,6 +29,7 @@ pub mod queue;
 pub mod render;
 pub mod scheduler;
 pub mod scheduling;
+pub mod work_index;
 pub mod workload;
 
 use std::collections::HashMap;
@@ -116,23 +117,32 @@ pub async fn run(client: Client) {
     tasks.push(t);
 
     let get = with(&slot);
-    let (bindings, t) = follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, _| {
-        if let Some(engine) = get() {
-            on_binding(&engine, &bindings::AnyBinding::Namespaced(Arc::new(b.clone())));
-        }
-    });
+    let (bindings, t) =
+        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, deleted| {
+            if let Some(engine) = get() {
+                let b = bindings::AnyBinding::Namespaced(Arc::new(b.clone()));
+                engine.binding_cached(&b.key(), b.meta(), deleted);
+                on_binding(&engine, &b);
+            }
+        });
     tasks.push(t);
     let get = with(&slot);
     let (cluster_bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, _| {
+        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, deleted| {
             if let Some(engine) = get() {
-                on_binding(&engine, &bindings::AnyBinding::Cluster(Arc::new(b.clone())));
+                let b = bindings::AnyBinding::Cluster(Arc::new(b.clone()));
+                engine.binding_cached(&b.key(), b.meta(), deleted);
+                on_binding(&engine, &b);
             }
         });
     tasks.push(t);
 
     let get = with(&slot);
+    let work_index = Arc::new(work_index::WorkIndex::default());
+    let index = work_index.clone();
     let (works, t) = follow(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
+        // Kept whether or not the engine is up yet, so no Work the cache has is missing from it.
+        index.update(w, deleted);
         let Some(engine) = get() else { return };
         let key = WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() };
         engine.queues.execute.add(key);
@@ -183,6 +193,7 @@ pub async fn run(client: Client) {
         members: execution::members::Members::default(),
         written: Mutex::new(HashMap::new()),
         applied: execution::Applied::default(),
+        work_index,
     });
     let _ = slot.set(Arc::downgrade(&engine));
 
@@ -280,17 +291,11 @@ where
     let q = queue(engine);
     let weak = Arc::downgrade(engine);
     tokio::spawn(async move {
-        loop {
-            let key = q.next().await;
-            let Some(engine) = weak.upgrade() else { return };
-            match handle(engine, key.clone()).await {
-                Ok(()) => q.done(&key),
-                Err(e) => {
-                    tracing::debug!(key = ?key, error = %e, "engine: will retry");
-                    q.retry(key);
-                }
-            }
-        }
+        q.serve(move |key| {
+            let engine = weak.upgrade()?;
+            Some(handle(engine, key))
+        })
+        .await
     })
 }
 

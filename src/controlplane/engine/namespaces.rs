@@ -19,13 +19,7 @@ use crate::karmada::api::work::Work;
 pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Error> {
     let work_name = names::work_name("Namespace", name, "");
     // Works this sync made for a namespace of this name: it labels them, and only them.
-    let existing: Vec<Arc<Work>> = engine
-        .caches
-        .works
-        .state()
-        .into_iter()
-        .filter(|w| w.name_any() == work_name && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL))
-        .collect();
+    let existing: Vec<Arc<Work>> = engine.work_index.namespace_sync(&engine.caches.works, &work_name);
     let ns = engine.caches.namespaces.get(&ObjectRef::new(name));
     // A namespace a ClusterPropagationPolicy claimed goes where that policy says, through its
     // own binding, not to every member.

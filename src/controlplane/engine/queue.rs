@@ -98,6 +98,34 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
         self.add_after(key, delay);
     }
 
+    /// Hands keys to `handle` one at a time until it returns `None` (its owner is gone):
+    /// `Ok` marks the key done, `Err` retries it.
+    ///
+    /// A key that needs no change is handled without ever awaiting, and [`Queue::next`] does not
+    /// await while keys are pending; so after a restart, when every object is queued and
+    /// nothing needs changing, a worker would keep its runtime thread until its queue is empty,
+    /// starving the API server and the workers that do talk to it. Each key spends from the
+    /// task's cooperative budget, so the worker yields once the budget is used up.
+    pub async fn serve<F, Fut>(self: &Arc<Self>, mut handle: F)
+    where
+        K: std::fmt::Debug,
+        F: FnMut(K) -> Option<Fut>,
+        Fut: std::future::Future<Output = Result<(), String>>,
+    {
+        loop {
+            let key = self.next().await;
+            let Some(work) = handle(key.clone()) else { return };
+            match work.await {
+                Ok(()) => self.done(&key),
+                Err(e) => {
+                    tracing::debug!(key = ?key, error = %e, "engine: will retry");
+                    self.retry(key);
+                }
+            }
+            tokio::task::coop::consume_budget().await;
+        }
+    }
+
     pub fn add_after(self: &Arc<Self>, key: K, delay: Duration) {
         let queue = self.clone();
         tokio::spawn(async move {
@@ -135,6 +163,44 @@ mod tests {
         assert_eq!(q.next().await, "b");
         q.done(&"a");
         assert_eq!(q.next().await, "a");
+    }
+
+    /// Keys that complete without awaiting must still let other tasks on the thread run before
+    /// the queue is drained.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_worker_with_many_ready_keys_lets_other_tasks_run() {
+        const KEYS: usize = 10_000;
+        let q = Queue::new();
+        for k in 0..KEYS {
+            q.add(k);
+        }
+        let handled = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let seen_by_other = Arc::new(Mutex::new(None));
+        let worker = {
+            let q = q.clone();
+            let handled = handled.clone();
+            tokio::spawn(async move {
+                q.serve(|_k: usize| {
+                    handled.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    Some(async { Ok(()) })
+                })
+                .await
+            })
+        };
+        // Spawned after the worker, so it runs only when the worker gives the thread up.
+        let other = {
+            let handled = handled.clone();
+            let seen = seen_by_other.clone();
+            tokio::spawn(async move {
+                *seen.lock().unwrap() = Some(handled.load(std::sync::atomic::Ordering::SeqCst));
+            })
+        };
+        other.await.unwrap();
+        let seen = seen_by_other.lock().unwrap().expect("the other task ran");
+        assert!(seen > 0, "the worker had not started when the other task ran");
+        assert!(seen < KEYS, "the other task ran only after all {KEYS} keys were handled");
+        // The worker waits for more keys forever.
+        worker.abort();
     }
 
     #[tokio::test]

@@ -115,8 +115,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
 
 /// The Works this binding made: those carrying its permanent id.
 fn works_of(engine: &Engine, key: &BindingKey, id: &str) -> Vec<Arc<Work>> {
-    let label = key.id_label();
-    engine.caches.works.state().into_iter().filter(|w| w.labels().get(label).map(String::as_str) == Some(id)).collect()
+    engine.work_index.of_binding(&engine.caches.works, key.id_label(), id)
 }
 
 async fn finish_deletion(

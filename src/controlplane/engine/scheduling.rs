@@ -12,7 +12,6 @@ use super::bindings::{self, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
 use super::scheduler::{self, ScheduleInput};
-use crate::karmada::api::cluster::Cluster;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -28,7 +27,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     if spec.suspension.as_ref().and_then(|s| s.scheduling).unwrap_or(false) {
         return Ok(());
     }
-    let clusters: Vec<Cluster> = engine.caches.clusters.state().iter().map(|c| (**c).clone()).collect();
+    let clusters = engine.caches.clusters.state();
     let previous = spec.clusters.clone().unwrap_or_default();
     let input = ScheduleInput {
         placement,

@@ -2,6 +2,7 @@
 //! (upstream's ClusterAffinity, TaintToleration and SpreadConstraint filter plugins).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{NodeSelectorRequirement, Taint, Toleration};
 
@@ -38,11 +39,11 @@ impl Fit<'_> {
 pub(super) fn find_clusters_that_fit<'a>(
     placement: &Placement,
     affinity: Option<&ClusterAffinity>,
-    clusters: &'a [Cluster],
+    clusters: &'a [Arc<Cluster>],
     previous: &[TargetCluster],
 ) -> Fit<'a> {
     let mut fit = Fit { feasible: Vec::new(), total: clusters.len(), reasons: Vec::new() };
-    for cluster in clusters {
+    for cluster in clusters.iter().map(Arc::as_ref) {
         // A deleting cluster is being cleaned of its works; it is skipped without a reason,
         // as upstream does.
         if cluster.metadata.deletion_timestamp.is_some() {

@@ -30,6 +30,8 @@ mod spread;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
+
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::policy::placement::{Placement, ReplicaDivisionPreference, ReplicaSchedulingType};
 use crate::karmada::api::policy::selector::ClusterAffinity;
@@ -43,8 +45,9 @@ pub struct ScheduleInput<'a> {
     /// selected cluster).
     pub replicas: i32,
     pub replica_requirements: Option<&'a ReplicaRequirements>,
-    /// Every Cluster the plane knows, in any order.
-    pub clusters: &'a [Cluster],
+    /// Every Cluster the plane knows, in any order: the cache's own copies, since a copy per
+    /// binding scheduled would cost every Cluster's whole status each time.
+    pub clusters: &'a [Arc<Cluster>],
     /// The binding's current `spec.clusters`: clusters already chosen keep tolerating
     /// NoSchedule taints that arrived after placement.
     pub previous: &'a [TargetCluster],

@@ -1,6 +1,7 @@
 //! Scheduler decisions on small fleets, each asserted exactly.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::Taint;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
@@ -106,7 +107,8 @@ fn run_with(
     clusters: &[Cluster],
     previous: &[TargetCluster],
 ) -> Result<ScheduleResult, ScheduleError> {
-    schedule(&ScheduleInput { placement, replicas, replica_requirements: requirements, clusters, previous })
+    let clusters: Vec<Arc<Cluster>> = clusters.iter().cloned().map(Arc::new).collect();
+    schedule(&ScheduleInput { placement, replicas, replica_requirements: requirements, clusters: &clusters, previous })
 }
 
 fn run(placement: &Placement, replicas: i32, clusters: &[Cluster]) -> Result<ScheduleResult, ScheduleError> {
