@@ -79,8 +79,7 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
                 match (ev.kind, node(&ev.kv)) {
                     (_, None) => (None, false),
                     (EventKind::Created | EventKind::Updated, Some(n)) => {
-                        let was = g.nodes.get(&n.uid).is_some_and(Node::matters);
-                        let replan = was || n.matters();
+                        let replan = g.needs_plan(&n);
                         g.upsert(n);
                         (None, replan)
                     }
@@ -95,8 +94,8 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
             if let Some(uid) = tombstone {
                 remember(state, &uid).await;
             }
-            // Planning walks the whole graph; writes to objects without owners and not being
-            // deleted cannot change it, so they do not wake the worker.
+            // Planning walks the whole graph, so only writes that can change the plan wake the
+            // worker (see `Graph::needs_plan`).
             if replan {
                 wake.notify_one();
             }

@@ -100,6 +100,35 @@ impl Graph {
         self.nodes.insert(node.uid.clone(), node);
     }
 
+    /// Whether writing `node` can change the plan, asked before it is stored. A plan depends on
+    /// each object's owners, finalizers and deletion, and on whether its owners are present,
+    /// gone or being deleted. So a write that changes none of those (a status update, most
+    /// spec updates) needs no new plan, and neither does an owned object whose owners are all
+    /// present and not being deleted: planning walks the whole graph, and most writes at scale
+    /// are to owned objects. A case missed here costs only time, as the collector also plans
+    /// every few seconds.
+    pub fn needs_plan(&self, node: &Node) -> bool {
+        let old = self.nodes.get(&node.uid);
+        if let Some(o) = old
+            && o.owners == node.owners
+            && o.finalizers == node.finalizers
+            && o.deleting == node.deleting
+        {
+            return false;
+        }
+        if node.deleting || old.is_some_and(|o| o.deleting) {
+            return true;
+        }
+        // Recreated under the same name: the object it replaces leaves the graph.
+        if self.uid_by_key.get(&node.key).is_some_and(|u| *u != node.uid) {
+            return true;
+        }
+        old.into_iter()
+            .flat_map(|o| &o.owners)
+            .chain(&node.owners)
+            .any(|r| self.nodes.get(&r.uid).is_none_or(|owner| owner.deleting))
+    }
+
     /// Removes the object `uid` deleted from `key`; returns the uid when something still
     /// references it, which makes it a tombstone.
     pub fn remove(&mut self, key: &str, uid: &str) -> Option<String> {
@@ -273,5 +302,32 @@ mod tests {
         assert!(deletes(&g).is_empty());
         g.upsert(node("dep", &[], &[], false));
         assert!(g.plan().iter().any(|a| matches!(a, Action::RemoveFinalizer { uid, .. } if uid == "owner")));
+    }
+
+    #[test]
+    fn only_writes_that_can_change_the_plan_need_one() {
+        let mut g = Graph::default();
+        let owner = node("owner", &[], &[], false);
+        assert!(!g.needs_plan(&owner), "an object without owners, not being deleted");
+        g.upsert(owner);
+
+        // A dependent of a live owner, then a status write to it (a new revision only).
+        let dep = node("dep", &[("owner", true)], &[], false);
+        assert!(!g.needs_plan(&dep), "a new dependent of a live owner");
+        g.upsert(dep.clone());
+        assert!(!g.needs_plan(&Node { rev: 2, ..dep.clone() }), "a write that changes no ownership");
+
+        // A dependent of an owner never seen, or gone, may be garbage.
+        assert!(g.needs_plan(&node("stray", &[("elsewhere", false)], &[], false)));
+        // Letting go of a live owner changes no plan; being deleted does.
+        assert!(!g.needs_plan(&node("dep", &[], &[], false)));
+        assert!(g.needs_plan(&node("dep", &[("owner", true)], &[], true)));
+
+        // The owner is being deleted: its dependents and the owner itself matter now.
+        let deleting = node("owner", &[], &[FOREGROUND_FINALIZER], true);
+        assert!(g.needs_plan(&deleting));
+        g.upsert(deleting);
+        assert!(g.needs_plan(&node("late", &[("owner", true)], &[], false)), "a new dependent of a deleting owner");
+        assert!(!g.needs_plan(&Node { rev: 3, ..dep }), "an unchanged dependent still needs none");
     }
 }
