@@ -57,9 +57,9 @@ impl Node {
         })
     }
 
-    /// Whether a change to this object can change the collector's plan: it has owners, or it
-    /// is being deleted (an owner in foreground or orphan deletion). Most objects have neither,
-    /// so most writes need no new plan.
+    /// Whether this object's deletion can change the collector's plan: it has owners, or it
+    /// was being deleted (an owner in foreground or orphan deletion). Writes are judged by
+    /// [`Graph::needs_plan`].
     pub fn matters(&self) -> bool {
         !self.owners.is_empty() || self.deleting
     }
