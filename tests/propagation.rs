@@ -146,6 +146,31 @@ fn names_labels_status_and_deletion() {
     });
     // The other workload is untouched.
     assert_eq!(fleet.replicas("member3", "web"), Some(2));
+
+    // Deleting a policy releases its templates: the claim goes from the template and its
+    // binding, and what runs in the members stays where it is.
+    fleet.plane(&["delete", "propagationpolicy", "web"]);
+    fleet.wait("web released", || {
+        let t = fleet.get("karmada-apiserver", &["deployment", "web"]).unwrap();
+        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment"]).unwrap();
+        let claimed = |o: &serde_json::Value| {
+            o["metadata"]["labels"].get("propagationpolicy.karmada.io/permanent-id").is_some()
+                || o["metadata"]["annotations"].get("propagationpolicy.karmada.io/name").is_some()
+                || o["metadata"]["annotations"].get("propagationpolicy.karmada.io/namespace").is_some()
+        };
+        if claimed(&t) || claimed(&rb) { Err(format!("{}\n{}", t["metadata"], rb["metadata"])) } else { Ok(()) }
+    });
+    assert_eq!(fleet.replicas("member3", "web"), Some(2));
+    let unclaimed =
+        fleet.plane(&["get", "deployment", "-l", "propagationpolicy.karmada.io/permanent-id", "-o", "name"]);
+    assert!(!unclaimed.contains("deployment.apps/web"), "{unclaimed}");
+    // Another policy then claims it, and its placement applies.
+    fleet.apply(&policy("web-again", "web", "    clusterAffinity:\n      clusterNames: [member1]\n"));
+    fleet.wait_replicas("web", &[("member1", Some(2)), ("member2", None), ("member3", None)]);
+    let t = fleet.get("karmada-apiserver", &["deployment", "web"]).unwrap();
+    assert_eq!(t["metadata"]["annotations"]["propagationpolicy.karmada.io/name"], "web-again");
+    let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment"]).unwrap();
+    assert_eq!(rb["metadata"]["annotations"]["propagationpolicy.karmada.io/name"], "web-again");
 }
 
 #[test]

@@ -12,6 +12,7 @@ use kube::{Resource, ResourceExt};
 use serde_json::{Value, json};
 
 use super::bindings::AnyBinding;
+use super::claim_metadata;
 use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
 use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
@@ -124,7 +125,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), ku
         return Ok(());
     }
     let Some(claim) = find_claim(engine, key, &template) else {
-        return Ok(());
+        return claim_metadata::release(engine, key, &template).await;
     };
     let Some(policy_id) = claim.permanent_id.clone() else {
         return label_policy(engine, &claim).await;
@@ -253,9 +254,12 @@ async fn claim_template(
         ),
         None => (names::CPP_PERMANENT_ID_LABEL, vec![(names::CPP_NAME_ANNOTATION, claim.name.as_str())]),
     };
+    // What an earlier claim by the other kind of policy left goes in the same patch.
+    let own_keys: Vec<&str> = std::iter::once(id_label).chain(wanted_annotations.iter().map(|(k, _)| *k)).collect();
+    let stale = claim_metadata::removal(&labels, &annotations, &own_keys);
     let ok = labels.get(id_label).map(String::as_str) == Some(policy_id)
         && wanted_annotations.iter().all(|(k, v)| annotations.get(*k).map(String::as_str) == Some(*v));
-    if ok {
+    if ok && stale.is_none() {
         return Ok(());
     }
     let source = engine.template_source(&key.gvk).ok_or_else(|| not_served(&key.gvk))?;
@@ -265,16 +269,17 @@ async fn claim_template(
     };
     let annotations: serde_json::Map<String, Value> =
         wanted_annotations.into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
-    let patch = json!({"metadata": {
-        "uid": template.metadata.uid,
-        "labels": {id_label: policy_id},
-        "annotations": annotations,
-    }});
+    let mut patch = stale.unwrap_or_else(|| json!({"metadata": {"labels": {}, "annotations": {}}}));
+    patch["metadata"]["uid"] = json!(template.metadata.uid);
+    patch["metadata"]["labels"][id_label] = json!(policy_id);
+    for (k, v) in annotations {
+        patch["metadata"]["annotations"][k] = v;
+    }
     api.patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
     Ok(())
 }
 
-fn not_served(gvk: &GroupVersionKind) -> kube::Error {
+pub(super) fn not_served(gvk: &GroupVersionKind) -> kube::Error {
     kube::Error::Discovery(kube::error::DiscoveryError::MissingKind(gvk.kind.clone()))
 }
 
@@ -337,17 +342,25 @@ async fn ensure_binding(
     let api = binding_key.api(&engine.client);
     match existing {
         Some(b) => {
-            let labels = b.meta().labels.clone().unwrap_or_default();
-            let same_policy = labels.get(policy_label).map(String::as_str) == Some(policy_id);
-            if *b.spec() == spec && same_policy {
+            let mut labels = b.meta().labels.clone().unwrap_or_default();
+            let mut existing_annotations = b.meta().annotations.clone().unwrap_or_default();
+            let own_keys: Vec<&str> =
+                std::iter::once(policy_label).chain(annotations.keys().map(String::as_str)).collect();
+            let stale = claim_metadata::removal(&labels, &existing_annotations, &own_keys);
+            let same_policy = labels.get(policy_label).map(String::as_str) == Some(policy_id)
+                && annotations.iter().all(|(k, v)| existing_annotations.get(k) == Some(v));
+            if *b.spec() == spec && same_policy && stale.is_none() {
                 return Ok(());
             }
+            // The claim's keys are this policy's alone: an earlier policy's go, ours win.
+            labels.retain(|k, _| !claim_metadata::LABELS.contains(&k.as_str()));
+            labels.insert(policy_label.to_string(), policy_id.to_string());
+            existing_annotations.retain(|k, _| !claim_metadata::ANNOTATIONS.contains(&k.as_str()));
+            existing_annotations.extend(std::mem::take(&mut annotations));
             let mut obj = b.to_json();
             obj["spec"] = serde_json::to_value(&spec).unwrap_or(Value::Null);
-            obj["metadata"]["labels"][policy_label] = json!(policy_id);
-            let existing_annotations = b.meta().annotations.clone().unwrap_or_default();
-            annotations.extend(existing_annotations);
-            obj["metadata"]["annotations"] = json!(annotations);
+            obj["metadata"]["labels"] = json!(labels);
+            obj["metadata"]["annotations"] = json!(existing_annotations);
             let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
             api.replace(&binding_key.name, &PostParams::default(), &obj).await?;
         }

@@ -16,6 +16,7 @@
 pub mod agent;
 pub mod aggregate;
 pub mod bindings;
+pub mod claim_metadata;
 pub mod context;
 pub mod dependencies;
 pub mod detector;
