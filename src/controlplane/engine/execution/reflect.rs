@@ -25,35 +25,38 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         return Ok(());
     };
     let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
+    let current = work.status.as_ref().and_then(|s| s.manifest_statuses.clone()).unwrap_or_default();
     let mut statuses = vec![];
     for (ordinal, manifest) in manifests.iter().enumerate() {
         let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
         let gvk = gvk_of(api_version, manifest["kind"].as_str().unwrap_or_default());
         let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
         let namespace = manifest["metadata"]["namespace"].as_str();
-        let Some(observed) = engine.members.observed(cluster, &gvk, namespace, name) else {
-            continue;
+        let observed = engine.members.observed(cluster, &gvk, namespace, name).flatten();
+        let resource = engine.members.resource(engine, &gvk).await.map(|r| r.0.plural).unwrap_or_default();
+        let identifier = ResourceIdentifier {
+            ordinal: ordinal as i32,
+            group: Some(gvk.group.clone()).filter(|g| !g.is_empty()),
+            version: gvk.version.clone(),
+            kind: gvk.kind.clone(),
+            resource,
+            namespace: namespace.map(Into::into),
+            name: name.into(),
         };
         let Some(obj) = observed else {
+            // Not in a watcher's view: not followed yet, just applied and its event still on
+            // the way, or deleted and about to be applied again. The last status reported stays until the
+            // member shows the object, rather than vanishing and coming back a moment later.
+            statuses.extend(current.iter().find(|s| s.identifier == identifier).cloned());
             continue;
         };
-        let resource = engine.members.resource(engine, &gvk).await.map(|r| r.0.plural).unwrap_or_default();
         let obj = serde_json::to_value(obj.as_ref()).map_err(|e| e.to_string())?;
         statuses.push(ManifestStatus {
-            identifier: ResourceIdentifier {
-                ordinal: ordinal as i32,
-                group: Some(gvk.group.clone()).filter(|g| !g.is_empty()),
-                version: gvk.version.clone(),
-                kind: gvk.kind.clone(),
-                resource,
-                namespace: namespace.map(Into::into),
-                name: name.into(),
-            },
+            identifier,
             status: workload::reflect_status(&obj),
             health: Some(health(&obj)),
         });
     }
-    let current = work.status.as_ref().and_then(|s| s.manifest_statuses.clone()).unwrap_or_default();
     if current == statuses {
         return Ok(());
     }
