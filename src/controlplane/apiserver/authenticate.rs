@@ -1,6 +1,7 @@
 //! Who sent a request: the verified client certificate, else the bearer token (bootstrap token
 //! or service-account JWT, each checked against the objects it refers to), else anonymous.
-//! The order and the outcomes are kube-apiserver's.
+//! The order and the outcomes are kube-apiserver's, and so is keeping a token's success for
+//! 10 s ([`super::token_cache`]).
 
 use axum::http::HeaderMap;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
@@ -34,6 +35,17 @@ pub async fn authenticate(
         Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => token.trim(),
         _ => return Ok(UserInfo::anonymous()),
     };
+    let started = std::time::Instant::now();
+    if let Some(user) = state.token_cache.get(token, started) {
+        return Ok(user);
+    }
+    let user = authenticate_token(state, token).await?;
+    state.token_cache.insert(token, &user, started);
+    Ok(user)
+}
+
+/// Checks a bearer token against what it refers to (its Secret, its ServiceAccount).
+async fn authenticate_token(state: &ApiState, token: &str) -> Result<UserInfo, ApiError> {
     let now = jiff::Timestamp::now();
     match bearer_kind(token) {
         BearerKind::Bootstrap { id } => {

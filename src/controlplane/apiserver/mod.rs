@@ -27,6 +27,7 @@ pub mod state;
 pub mod store_access;
 pub mod table;
 pub mod tls;
+pub mod token_cache;
 pub mod validation;
 
 pub use config::{Profile, ServerConfig};

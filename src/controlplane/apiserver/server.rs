@@ -118,6 +118,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         registry: RwLock::new(config.base_registry()),
         rbac: RwLock::new(Arc::new(RbacSnapshot::new(vec![], vec![], vec![], vec![]))),
         sa_tokens: tokens,
+        token_cache: Default::default(),
         metrics: Arc::new(Metrics::default()),
         ca_pem: pki.ca.cert_pem().to_string(),
         crds_synced: AtomicBool::new(false),

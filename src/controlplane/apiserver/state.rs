@@ -19,6 +19,8 @@ pub struct ApiState {
     /// Rebuilt by the RBAC controller whenever roles or bindings change.
     pub rbac: RwLock<Arc<RbacSnapshot>>,
     pub sa_tokens: ServiceAccountTokens,
+    /// Bearer tokens that authenticated in the last 10 s.
+    pub token_cache: super::token_cache::TokenCache,
     pub metrics: Arc<Metrics>,
     /// The CA clients should trust (PEM); also what the token controller puts in `ca.crt`.
     pub ca_pem: String,
