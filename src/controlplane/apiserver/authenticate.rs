@@ -1,7 +1,7 @@
 //! Who sent a request: the verified client certificate, else the bearer token (bootstrap token
 //! or service-account JWT, each checked against the objects it refers to), else anonymous.
 //! The order and the outcomes are kube-apiserver's, and so is keeping a token's success for
-//! 10 s ([`super::token_cache`]).
+//! 10 s ([`super::token_cache`], emptied whenever a Secret or ServiceAccount changes).
 
 use axum::http::HeaderMap;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
@@ -36,11 +36,12 @@ pub async fn authenticate(
         _ => return Ok(UserInfo::anonymous()),
     };
     let started = std::time::Instant::now();
-    if let Some(user) = state.token_cache.get(token, started) {
-        return Ok(user);
-    }
+    let epoch = match state.token_cache.get(token, started) {
+        Ok(user) => return Ok(user),
+        Err(epoch) => epoch,
+    };
     let user = authenticate_token(state, token).await?;
-    state.token_cache.insert(token, &user, started);
+    state.token_cache.insert(token, &user, started, epoch);
     Ok(user)
 }
 

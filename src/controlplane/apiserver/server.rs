@@ -146,6 +146,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     if config.profile == Profile::Karmada {
         controllers::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     }
+    // On every replica: each keeps its own token cache.
+    background.push(tokio::spawn(super::token_cache::follow_revocations(state.clone())));
     let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
     background.push(tokio::spawn(follow::run(
         state.clone(),
