@@ -253,12 +253,20 @@ async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Res
 
 /// A Work is going: remove from the member what this Work put there (unless it preserves
 /// resources), then release the Work. A cluster that is gone, being removed or not ready
-/// cannot be cleaned, and does not hold the Work.
+/// cannot be cleaned, and does not hold the Work. A ready Pull cluster's Works are its agent's
+/// to clean: were the plane to release one first, the agent would never remove the copy.
 async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Option<&Cluster>) -> Result<(), String> {
     let finalizers = work.metadata.finalizers.clone().unwrap_or_default();
     let Some(index) = finalizers.iter().position(|f| f == names::EXECUTION_FINALIZER) else {
         return Ok(());
     };
+    if let (Scope::Plane, Some(c)) = (&engine.scope, cluster)
+        && c.spec.sync_mode == ClusterSyncMode::Pull
+        && c.metadata.deletion_timestamp.is_none()
+        && is_ready(c)
+    {
+        return Ok(());
+    }
     let reachable = match &engine.scope {
         Scope::Plane => cluster.is_some_and(|c| {
             c.metadata.deletion_timestamp.is_none() && c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)
