@@ -83,11 +83,17 @@ impl History for Readers {
     }
 }
 
+/// The latest row of one key.
+///
+/// Bound values sit inside CAST wherever the planner could read them (an equality that also
+/// orders the scan, a LIMIT): SQLite then plans on the value, and every new value expires the
+/// cached statement, so each call compiled its SQL again. The cast keeps the same plan.
+const GET_SQL: &str =
+    "SELECT value, create_revision, id, deleted FROM log WHERE key = CAST(?1 AS TEXT) ORDER BY id DESC LIMIT 1";
+
 /// The live value of `key`.
 pub(super) fn get(tx: &Transaction<'_>, key: &str) -> Result<Option<KeyValue>, StoreError> {
-    let mut stmt = tx
-        .prepare_cached("SELECT value, create_revision, id, deleted FROM log WHERE key = ?1 ORDER BY id DESC LIMIT 1")
-        .map_err(StoreError::backend)?;
+    let mut stmt = tx.prepare_cached(GET_SQL).map_err(StoreError::backend)?;
     let row = stmt
         .query_row([key], |row| {
             Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?, row.get::<_, bool>(3)?))
@@ -115,6 +121,16 @@ fn list_sql(after_exclusive: bool, bounded: bool, what: &str, tail: &str) -> Str
     )
 }
 
+/// A list page's rows. CAST: see [`GET_SQL`].
+fn page_sql(after_exclusive: bool, bounded: bool) -> String {
+    list_sql(
+        after_exclusive,
+        bounded,
+        "l.key, l.value, l.create_revision, l.id",
+        "ORDER BY l.key LIMIT CAST(?4 AS INTEGER)",
+    )
+}
+
 /// One list page at revision `rev` (already validated against the current revision).
 pub(super) fn list(
     tx: &Transaction<'_>,
@@ -134,9 +150,7 @@ pub(super) fn list(
         _ => (prefix, false),
     };
     let limit = opts.limit.filter(|&n| n > 0);
-    let sql =
-        list_sql(exclusive, upper.is_some(), "l.key, l.value, l.create_revision, l.id", "ORDER BY l.key LIMIT ?4");
-    let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+    let mut stmt = tx.prepare_cached(&page_sql(exclusive, upper.is_some())).map_err(StoreError::backend)?;
     // One extra row tells whether more remain. SQLite treats a negative LIMIT as no limit.
     let fetch: i64 = limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX - 1).saturating_add(1));
     let rows = stmt
@@ -171,6 +185,17 @@ pub(super) fn list(
     Ok(ListPage { items, revision: rev, continue_after: last, remaining: Some(remaining) })
 }
 
+/// Watch history rows with their previous values. CAST: see [`GET_SQL`].
+fn history_sql(bounded: bool) -> String {
+    let upper_sql = if bounded { "AND l.key < ?4" } else { "AND ?4 IS NULL" };
+    format!(
+        "SELECT l.id, l.key, l.value, l.create_revision, l.prev_revision, l.deleted, p.value, p.create_revision \
+         FROM log l LEFT JOIN log p ON p.id = l.prev_revision \
+         WHERE l.id > ?1 AND l.id <= ?2 AND l.key >= ?3 {upper_sql} \
+         ORDER BY l.id LIMIT CAST(?5 AS INTEGER)"
+    )
+}
+
 /// Watch history: events under `prefix` with `after < revision <= bound`, oldest first.
 pub(super) fn history(
     tx: &Transaction<'_>,
@@ -181,14 +206,7 @@ pub(super) fn history(
 ) -> Result<HistoryPage, StoreError> {
     let compacted = schema::read_compacted(tx)?;
     let upper = prefix_end(prefix);
-    let upper_sql = if upper.is_some() { "AND l.key < ?4" } else { "AND ?4 IS NULL" };
-    let sql = format!(
-        "SELECT l.id, l.key, l.value, l.create_revision, l.prev_revision, l.deleted, p.value, p.create_revision \
-         FROM log l LEFT JOIN log p ON p.id = l.prev_revision \
-         WHERE l.id > ?1 AND l.id <= ?2 AND l.key >= ?3 {upper_sql} \
-         ORDER BY l.id LIMIT ?5"
-    );
-    let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+    let mut stmt = tx.prepare_cached(&history_sql(upper.is_some())).map_err(StoreError::backend)?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let rows = stmt
         .query_map(rusqlite::params![after, bound, prefix, upper, limit], |row| {
@@ -227,4 +245,44 @@ pub(super) fn history(
         .map_err(StoreError::backend)?;
     let events = rows.collect::<Result<Vec<_>, _>>().map_err(StoreError::backend)?;
     Ok(HistoryPage { events, compacted })
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::{Connection, StatementStatus, TransactionBehavior};
+
+    use super::*;
+    use crate::controlplane::store::sqlite::schema::{self, Synchronous};
+
+    /// The cached read statements run with new values without being compiled again.
+    #[test]
+    fn cached_reads_are_not_recompiled_for_new_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.db");
+        let mut writer = Connection::open(&path).unwrap();
+        schema::init_writer(&mut writer, Synchronous::Normal).unwrap();
+        for id in 1..=20i64 {
+            writer
+                .execute(
+                    "INSERT INTO log (id, key, value, create_revision, prev_revision, deleted) VALUES (?1, ?2, x'7b7d', ?1, 0, 0)",
+                    rusqlite::params![id, format!("/registry/pods/ns/p{}", id % 5)],
+                )
+                .unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        schema::init_reader(&conn).unwrap();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred).unwrap();
+        for round in 0..4usize {
+            assert!(get(&tx, &format!("/registry/pods/ns/p{round}")).unwrap().is_some());
+            let opts = ListOptions { limit: Some(round + 1), ..Default::default() };
+            let page = list(&tx, "/registry/pods/", &opts, 20).unwrap();
+            assert_eq!(page.items.len(), round + 1);
+            let events = history(&tx, "/registry/pods/", round as i64, 20, round + 2).unwrap();
+            assert_eq!(events.events.len(), round + 2);
+        }
+        let reprepares = |sql: &str| tx.prepare_cached(sql).unwrap().get_status(StatementStatus::RePrepare);
+        assert_eq!(reprepares(GET_SQL), 0, "get");
+        assert_eq!(reprepares(&page_sql(false, true)), 0, "list");
+        assert_eq!(reprepares(&history_sql(true)), 0, "history");
+    }
 }

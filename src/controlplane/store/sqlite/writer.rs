@@ -292,7 +292,8 @@ impl Writer {
     fn latest(&self, key: &str) -> rusqlite::Result<Option<Row>> {
         self.conn
             .prepare_cached(
-                "SELECT id, create_revision, deleted, value FROM log WHERE key = ?1 ORDER BY id DESC LIMIT 1",
+                // CAST: see `read::GET_SQL`.
+                "SELECT id, create_revision, deleted, value FROM log WHERE key = CAST(?1 AS TEXT) ORDER BY id DESC LIMIT 1",
             )?
             .query_row([key], |row| {
                 Ok(Row {
