@@ -1,6 +1,6 @@
-//! Clients for Push members (or an agent's one Pull member), kept per cluster while its endpoint and credentials stay the
-//! same, and watchers on the objects the engine applied there, whose changes flow back into
-//! the Works' status.
+//! Clients for Push members (or an agent's one Pull member), kept per cluster while its
+//! endpoint and credentials stay the same, and watchers on the kinds the engine applies there,
+//! through which changes to Karmada's copies flow back into the Works' status.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -19,6 +19,10 @@ use crate::karmada::api::cluster::Cluster;
 /// How long a member client is used before its credentials are read again.
 const CREDENTIALS_TTL: Duration = Duration::from_secs(60);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an apply waits for a member watcher's first list before it reads the object
+/// itself. After a restart every Work is applied at once: one list per member and kind
+/// instead of one read per object.
+const FIRST_LIST_WAIT: Duration = Duration::from_secs(10);
 
 struct Member {
     /// The Cluster's uid and generation the client was made for.
@@ -134,8 +138,9 @@ impl Members {
         Ok(found)
     }
 
-    /// Starts following the objects of `gvk` that Karmada manages in `cluster` (once per
-    /// client).
+    /// Starts following every object of `gvk` in `cluster` (once per client). Every one, not
+    /// only Karmada's copies: knowing what exists lets an apply go without reading the object
+    /// first, and shows an object of the same name that Karmada does not manage.
     pub fn watch(&self, engine: &Arc<Engine>, cluster: &str, gvk: &GroupVersionKind, resource: &ApiResource) {
         let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
         let Some(member) = members.get_mut(cluster) else {
@@ -145,9 +150,8 @@ impl Members {
             return;
         }
         let api: Api<DynamicObject> = Api::all_with(member.client.clone(), resource);
-        let config = watcher::Config::default().labels(&format!("{}=true", names::MANAGED_LABEL));
         let weak = Arc::downgrade(engine);
-        let (store, task) = follow_dynamic(api, resource.clone(), config, move |obj, deleted| {
+        let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, deleted| {
             let Some(engine) = weak.upgrade() else {
                 return;
             };
@@ -167,7 +171,7 @@ impl Members {
         member.watched.insert(gvk.clone(), (resource.clone(), store, task));
     }
 
-    /// A managed object as the member's watcher last saw it; `None` when not followed yet.
+    /// An object as the member's watcher last saw it; `None` when not followed yet.
     pub fn observed(
         &self,
         cluster: &str,
@@ -175,12 +179,36 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
-        let (resource, store, _) = members.get(cluster)?.watched.get(gvk)?;
-        let mut r = ObjectRef::new_with(name, resource.clone());
-        if let Some(ns) = namespace {
-            r = r.within(ns);
+        let (resource, store) = self.store(cluster, gvk)?;
+        Some(store.get(&object_ref(resource, namespace, name)))
+    }
+
+    /// What the member holds under this name, once its watcher has listed the kind (waiting
+    /// up to [`FIRST_LIST_WAIT`] for that); `None` when that is not known.
+    pub async fn listed(
+        &self,
+        cluster: &str,
+        gvk: &GroupVersionKind,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<Option<Arc<DynamicObject>>> {
+        let (resource, store) = self.store(cluster, gvk)?;
+        if !matches!(tokio::time::timeout(FIRST_LIST_WAIT, store.wait_until_ready()).await, Ok(Ok(()))) {
+            return None;
         }
-        Some(store.get(&r))
+        Some(store.get(&object_ref(resource, namespace, name)))
+    }
+
+    fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<(ApiResource, Store<DynamicObject>)> {
+        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        members.get(cluster)?.watched.get(gvk).map(|(resource, store, _)| (resource.clone(), store.clone()))
+    }
+}
+
+fn object_ref(resource: ApiResource, namespace: Option<&str>, name: &str) -> ObjectRef<DynamicObject> {
+    let r = ObjectRef::new_with(name, resource);
+    match namespace {
+        Some(ns) => r.within(ns),
+        None => r,
     }
 }

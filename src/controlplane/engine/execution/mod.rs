@@ -96,12 +96,8 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         };
         engine.members.watch(engine, cluster_name, &gvk, &resource.0);
         let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
-        let observed = engine
-            .members
-            .observed(cluster_name, &gvk, manifest["metadata"]["namespace"].as_str(), name)
-            .flatten()
-            .filter(|o| owned_by(o, &work_id));
-        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name, observed).await {
+        let listed = engine.members.listed(cluster_name, &gvk, manifest["metadata"]["namespace"].as_str(), name).await;
+        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name, listed).await {
             outcome = Err(e);
             break;
         }
@@ -129,7 +125,7 @@ fn member_api(
 
 /// The id member copies carry: the permanent id the binding controller gave the Work, else
 /// (a Work made by hand) its uid, which no other Work can have either.
-fn work_id(work: &Work) -> String {
+pub(super) fn work_id(work: &Work) -> String {
     work.labels()
         .get(names::WORK_PERMANENT_ID_LABEL)
         .cloned()
@@ -168,7 +164,7 @@ async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<()
 }
 
 /// Whether a member object carries this Work's id, the proof that Karmada put it there.
-fn owned_by(obj: &DynamicObject, work_id: &str) -> bool {
+pub(super) fn owned_by(obj: &DynamicObject, work_id: &str) -> bool {
     !work_id.is_empty() && obj.labels().get(names::WORK_PERMANENT_ID_LABEL).map(String::as_str) == Some(work_id)
 }
 
@@ -178,15 +174,17 @@ async fn apply_one(
     manifest: &Value,
     work_id: &str,
     cluster: &str,
-    observed: Option<Arc<DynamicObject>>,
+    listed: Option<Option<Arc<DynamicObject>>>,
 ) -> Result<(), String> {
     let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
     let namespace = manifest["metadata"]["namespace"].as_str();
     let kind = manifest["kind"].as_str().unwrap_or_default();
     let api = member_api(client, resource, namespace);
-    // The member watcher already shows this Work's own copy: no need to read it again.
-    let existing = match observed {
-        Some(o) => Some((*o).clone()),
+    // The member watcher's view decides without reading the object again. An object created
+    // in the member after the watcher's last event is as invisible to it as to a read just
+    // before the apply.
+    let existing = match listed {
+        Some(o) => o.map(|o| (*o).clone()),
         None => api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?,
     };
     let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));

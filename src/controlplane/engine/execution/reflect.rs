@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::controlplane::engine::context::{Engine, WorkKey};
 use crate::controlplane::engine::detector::gvk_of;
+use crate::controlplane::engine::execution::{owned_by, work_id};
 use crate::controlplane::engine::names;
 use crate::controlplane::engine::workload;
 use crate::karmada::api::work::Work;
@@ -26,13 +27,15 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     };
     let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
     let current = work.status.as_ref().and_then(|s| s.manifest_statuses.clone()).unwrap_or_default();
+    let id = work_id(&work);
     let mut statuses = vec![];
     for (ordinal, manifest) in manifests.iter().enumerate() {
         let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
         let gvk = gvk_of(api_version, manifest["kind"].as_str().unwrap_or_default());
         let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
         let namespace = manifest["metadata"]["namespace"].as_str();
-        let observed = engine.members.observed(cluster, &gvk, namespace, name).flatten();
+        // The watcher sees every object of the kind; only this Work's own copy reports here.
+        let observed = engine.members.observed(cluster, &gvk, namespace, name).flatten().filter(|o| owned_by(o, &id));
         let resource = engine.members.resource(engine, &gvk).await.map(|r| r.0.plural).unwrap_or_default();
         let identifier = ResourceIdentifier {
             ordinal: ordinal as i32,
