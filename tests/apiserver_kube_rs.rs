@@ -85,13 +85,22 @@ async fn dynamic_client_through_discovery_and_paging() {
         let obj: DynamicObject = serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("dyn-{i}")}, "data": {"i": i.to_string()}})).unwrap();
         api.create(&PostParams::default(), &obj).await.unwrap();
     }
-    // Paging: 3 at a time, one snapshot.
+    let total = api.list(&ListParams::default()).await.unwrap().items.len();
+    // Paging: 3 at a time, one snapshot, each page saying how many are left in it. Changes
+    // between pages alter neither the names nor the counts.
     let mut names = Vec::new();
     let mut lp = ListParams::default().limit(3);
     loop {
         let page = api.list(&lp).await.unwrap();
         assert!(page.items.len() <= 3);
         names.extend(page.items.iter().map(|o| o.name_any()));
+        let left = (total - names.len()) as i64;
+        assert_eq!(page.metadata.remaining_item_count, (left > 0).then_some(left), "after {names:?}");
+        if names.len() == 3 {
+            api.delete("dyn-6", &DeleteParams::default()).await.unwrap();
+            let late = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "dyn-late"}});
+            api.create(&PostParams::default(), &serde_json::from_value(late).unwrap()).await.unwrap();
+        }
         match page.metadata.continue_.filter(|c| !c.is_empty()) {
             Some(c) => lp = lp.continue_token(&c),
             None => break,
@@ -99,6 +108,11 @@ async fn dynamic_client_through_discovery_and_paging() {
     }
     let dyn_names: Vec<_> = names.iter().filter(|n| n.starts_with("dyn-")).collect();
     assert_eq!(dyn_names.len(), 7, "{names:?}");
+    assert!(names.contains(&"dyn-6".to_string()) && !names.contains(&"dyn-late".to_string()), "{names:?}");
+    // A selector leaves the count unset, as kube-apiserver does.
+    let selected = api.list(&ListParams::default().limit(1).labels("!absent")).await.unwrap();
+    assert!(selected.metadata.continue_.is_some_and(|c| !c.is_empty()));
+    assert_eq!(selected.metadata.remaining_item_count, None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -208,7 +208,8 @@ async fn run(ops: Vec<Op>) {
                 let rev = at.map_or(m.rev, |n| pick(n, m.rev));
                 let want: Vec<KeyValue> =
                     m.snapshot(rev).into_values().filter(|kv| kv.key.starts_with(prefix)).collect();
-                let mut opts = ListOptions { revision: at.map(|_| rev), start_after: None, limit };
+                let mut opts =
+                    ListOptions { revision: at.map(|_| rev), start_after: None, limit, ..ListOptions::default() };
                 let mut got = Vec::new();
                 loop {
                     let page = store.list(prefix, opts.clone()).await;
@@ -222,7 +223,12 @@ async fn run(ops: Vec<Op>) {
                     match page.continue_after {
                         Some(last) => {
                             assert_eq!(page.remaining, Some((want.len() - got.len()) as i64));
-                            opts = ListOptions { revision: Some(page.revision), start_after: Some(last), limit };
+                            opts = ListOptions {
+                                revision: Some(page.revision),
+                                start_after: Some(last),
+                                limit,
+                                ..ListOptions::default()
+                            };
                         }
                         None => {
                             assert_eq!(got, want, "{op:?} at {rev}");

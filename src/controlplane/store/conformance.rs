@@ -320,7 +320,12 @@ pub async fn list_paging_is_consistent(store: Arc<dyn Store>) {
     store.create(&format!("{prefix}ns/k05b"), b("new")).await.expect("create");
     store.update(&key(7), b("changed"), revs[&7]).await.expect("update");
 
-    let page = |after: Option<String>| ListOptions { revision: Some(snapshot), start_after: after, limit: Some(4) };
+    let page = |after: Option<String>| ListOptions {
+        revision: Some(snapshot),
+        start_after: after,
+        limit: Some(4),
+        ..ListOptions::default()
+    };
     let second = store.list(prefix, page(first.continue_after.clone())).await.expect("page 2");
     assert_eq!(second.revision, snapshot);
     assert_eq!(keys(&second.items), [key(4), key(5), key(6), key(7)]);

@@ -106,6 +106,9 @@ pub struct ListOptions {
     pub start_after: Option<String>,
     /// At most this many items; `None` (or `Some(0)`) means no limit.
     pub limit: Option<usize>,
+    /// Leave [`ListPage::remaining`] unset: the caller does not need it, or knows it from the
+    /// page before. Counting what remains can cost more than reading the page.
+    pub skip_remaining_count: bool,
 }
 
 /// One page of a list, in key order.

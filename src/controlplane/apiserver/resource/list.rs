@@ -82,6 +82,8 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     let prefix = store_access::prefix(&def.group, &def.plural, ns);
 
     let mut opts = ListOptions::default();
+    // What remains after the previous page, from its continue token.
+    let mut known_remaining = None;
     if let Some(token) = call.param("continue").filter(|t| !t.is_empty()) {
         let token = ContinueToken::decode(token).ok_or_else(|| {
             ApiError::bad_request(
@@ -90,11 +92,15 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
         })?;
         opts.revision = Some(token.rv);
         opts.start_after = Some(format!("{prefix}{}", token.start));
+        known_remaining = token.remaining;
     } else {
         opts.revision = requested_revision(state, call)?;
     }
 
+    // A selector hides remainingItemCount, as in kube-apiserver; there is nothing to count.
+    opts.skip_remaining_count = !filter.is_empty() || known_remaining.is_some();
     let mut items = Vec::new();
+    let mut read = 0i64;
     let mut continue_token = None;
     let mut remaining = None;
     let revision;
@@ -110,6 +116,7 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
             Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, "")),
         };
         let last_key = page.items.last().map(|kv| kv.key.clone());
+        read += page.items.len() as i64;
         for kv in page.items {
             // Only selectors need the decoded object; the response splices the stored bytes.
             if filter.is_empty() || filter.matches(def, &store_access::decode(&kv)?) {
@@ -121,10 +128,10 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
         match page.continue_after {
             Some(after) if full => {
                 let start = last_key.unwrap_or(after).trim_start_matches(&prefix).to_string();
-                continue_token = Some(ContinueToken::new(page.revision, start).encode());
                 if filter.is_empty() {
-                    remaining = page.remaining;
+                    remaining = known_remaining.map(|r| r - read).or(page.remaining);
                 }
+                continue_token = Some(ContinueToken::new(page.revision, start).with_remaining(remaining).encode());
                 revision = page.revision;
                 break;
             }

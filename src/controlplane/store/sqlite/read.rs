@@ -174,15 +174,18 @@ pub(super) fn list(
     }
     let last = items.last().map(|kv| kv.key.clone());
     let remaining = match &last {
+        _ if opts.skip_remaining_count => None,
         Some(last) => {
             let sql = list_sql(true, upper.is_some(), "COUNT(*)", "");
             let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
-            stmt.query_row(rusqlite::params![last, upper, rev], |row| row.get::<_, i64>(0))
-                .map_err(StoreError::backend)?
+            Some(
+                stmt.query_row(rusqlite::params![last, upper, rev], |row| row.get::<_, i64>(0))
+                    .map_err(StoreError::backend)?,
+            )
         }
-        None => 0,
+        None => Some(0),
     };
-    Ok(ListPage { items, revision: rev, continue_after: last, remaining: Some(remaining) })
+    Ok(ListPage { items, revision: rev, continue_after: last, remaining })
 }
 
 /// Watch history rows with their previous values. CAST: see [`GET_SQL`].
