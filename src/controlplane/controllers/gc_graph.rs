@@ -87,6 +87,9 @@ pub enum Action {
 pub struct Graph {
     pub nodes: HashMap<String, Node>,
     uid_by_key: HashMap<String, String>,
+    /// The uids of the objects that reference each owner uid, so that finding an owner's
+    /// dependents (on every deletion) does not walk the whole graph.
+    dependents_of: HashMap<String, HashSet<String>>,
     pub tombstones: HashSet<String>,
 }
 
@@ -95,9 +98,28 @@ impl Graph {
         if let Some(old_uid) = self.uid_by_key.insert(node.key.clone(), node.uid.clone())
             && old_uid != node.uid
         {
-            self.nodes.remove(&old_uid);
+            self.take(&old_uid);
+        }
+        self.take(&node.uid);
+        for r in &node.owners {
+            self.dependents_of.entry(r.uid.clone()).or_default().insert(node.uid.clone());
         }
         self.nodes.insert(node.uid.clone(), node);
+    }
+
+    /// Removes the node `uid` and its references from the index.
+    fn take(&mut self, uid: &str) {
+        let Some(old) = self.nodes.remove(uid) else {
+            return;
+        };
+        for r in &old.owners {
+            if let Some(deps) = self.dependents_of.get_mut(&r.uid) {
+                deps.remove(uid);
+                if deps.is_empty() {
+                    self.dependents_of.remove(&r.uid);
+                }
+            }
+        }
     }
 
     /// Whether writing `node` can change the plan, asked before it is stored. A plan depends on
@@ -135,7 +157,7 @@ impl Graph {
         if self.uid_by_key.get(key).is_some_and(|u| u == uid) {
             self.uid_by_key.remove(key);
         }
-        self.nodes.remove(uid);
+        self.take(uid);
         let uid = uid.to_string();
         if self.is_referenced(&uid) {
             self.tombstones.insert(uid.clone());
@@ -150,6 +172,7 @@ impl Graph {
         let old: Vec<String> = self.nodes.keys().cloned().collect();
         self.nodes.clear();
         self.uid_by_key.clear();
+        self.dependents_of.clear();
         for n in nodes {
             self.upsert(n);
         }
@@ -160,11 +183,16 @@ impl Graph {
     }
 
     fn is_referenced(&self, uid: &str) -> bool {
-        self.nodes.values().any(|n| n.owners.iter().any(|o| o.uid == uid))
+        self.dependents_of.get(uid).is_some_and(|deps| !deps.is_empty())
     }
 
     fn dependents<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = (&'a Node, &'a OwnerRef)> + 'a {
-        self.nodes.values().filter_map(move |n| n.owners.iter().find(|o| o.uid == uid).map(|o| (n, o)))
+        self.dependents_of
+            .get(uid)
+            .into_iter()
+            .flatten()
+            .filter_map(|d| self.nodes.get(d))
+            .filter_map(move |n| n.owners.iter().find(|o| o.uid == uid).map(|o| (n, o)))
     }
 
     /// The writes this snapshot calls for.
@@ -302,6 +330,30 @@ mod tests {
         assert!(deletes(&g).is_empty());
         g.upsert(node("dep", &[], &[], false));
         assert!(g.plan().iter().any(|a| matches!(a, Action::RemoveFinalizer { uid, .. } if uid == "owner")));
+    }
+
+    #[test]
+    fn the_dependents_index_follows_every_change() {
+        let key = |uid: &str| format!("/registry/core/configmaps/default/{uid}");
+        let mut g = Graph::default();
+        g.upsert(node("a", &[], &[], false));
+        g.upsert(node("b", &[], &[], false));
+        g.upsert(node("dep", &[("a", false)], &[], false));
+        assert!(g.is_referenced("a") && !g.is_referenced("b"));
+        // A rewrite that moves the reference from one owner to the other.
+        g.upsert(node("dep", &[("b", false)], &[], false));
+        assert!(!g.is_referenced("a") && g.is_referenced("b"));
+        assert_eq!(g.remove(&key("a"), "a"), None, "nothing references the deleted owner any more");
+        // Recreated under the same name with a new uid: the old object's references go too.
+        g.upsert(Node { key: key("dep"), ..node("dep2", &[], &[], false) });
+        assert!(!g.is_referenced("b"));
+        assert_eq!(g.remove(&key("b"), "b"), None);
+        // A fresh listing rebuilds the index from what it holds.
+        g.replace(vec![node("c", &[], &[], false), node("d", &[("c", true)], &[], false)]);
+        assert!(g.is_referenced("c"));
+        assert_eq!(g.dependents("c").map(|(n, r)| (n.uid.as_str(), r.block)).collect::<Vec<_>>(), [("d", true)]);
+        assert_eq!(g.remove(&key("d"), "d"), None);
+        assert!(!g.is_referenced("c") && g.dependents_of.is_empty());
     }
 
     #[test]
