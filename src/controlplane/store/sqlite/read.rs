@@ -108,26 +108,27 @@ pub(super) fn get(tx: &Transaction<'_>, key: &str) -> Result<Option<KeyValue>, S
     })
 }
 
-/// The SQL of a list page: for each key in range its latest row at or below the snapshot,
-/// walked in key order through the `(key, id)` index so a page stops early.
-fn list_sql(after_exclusive: bool, bounded: bool, what: &str, tail: &str) -> String {
-    let lower = if after_exclusive { "l.key > ?1" } else { "l.key >= ?1" };
-    let upper = if bounded { "AND l.key < ?2" } else { "AND ?2 IS NULL" };
+/// How many keys after `?1` (below `?2`) are live at revision `?3`. Grouping the `(key, id)`
+/// index by key finds each key's latest row without a lookup per revision; the form
+/// [`page_sql`] uses took three times as long on a collection rewritten a few times.
+fn count_sql(bounded: bool) -> String {
+    let upper = if bounded { "AND key < ?2" } else { "AND ?2 IS NULL" };
     format!(
-        "SELECT {what} FROM log l \
-         WHERE {lower} {upper} AND l.id <= ?3 AND l.deleted = 0 \
-           AND l.id = (SELECT MAX(m.id) FROM log m WHERE m.key = l.key AND m.id <= ?3) \
-         {tail}"
+        "SELECT COUNT(*) FROM (SELECT MAX(id) AS id FROM log WHERE key > ?1 {upper} AND id <= ?3 GROUP BY key) g \
+         JOIN log l ON l.id = g.id WHERE l.deleted = 0"
     )
 }
 
-/// A list page's rows. CAST: see [`GET_SQL`].
+/// A list page: for each key in range its latest row at or below the snapshot, walked in key
+/// order through the `(key, id)` index so a page stops early. CAST: see [`GET_SQL`].
 fn page_sql(after_exclusive: bool, bounded: bool) -> String {
-    list_sql(
-        after_exclusive,
-        bounded,
-        "l.key, l.value, l.create_revision, l.id",
-        "ORDER BY l.key LIMIT CAST(?4 AS INTEGER)",
+    let lower = if after_exclusive { "l.key > ?1" } else { "l.key >= ?1" };
+    let upper = if bounded { "AND l.key < ?2" } else { "AND ?2 IS NULL" };
+    format!(
+        "SELECT l.key, l.value, l.create_revision, l.id FROM log l \
+         WHERE {lower} {upper} AND l.id <= ?3 AND l.deleted = 0 \
+           AND l.id = (SELECT MAX(m.id) FROM log m WHERE m.key = l.key AND m.id <= ?3) \
+         ORDER BY l.key LIMIT CAST(?4 AS INTEGER)"
     )
 }
 
@@ -176,8 +177,7 @@ pub(super) fn list(
     let remaining = match &last {
         _ if opts.skip_remaining_count => None,
         Some(last) => {
-            let sql = list_sql(true, upper.is_some(), "COUNT(*)", "");
-            let mut stmt = tx.prepare_cached(&sql).map_err(StoreError::backend)?;
+            let mut stmt = tx.prepare_cached(&count_sql(upper.is_some())).map_err(StoreError::backend)?;
             Some(
                 stmt.query_row(rusqlite::params![last, upper, rev], |row| row.get::<_, i64>(0))
                     .map_err(StoreError::backend)?,
