@@ -2,10 +2,11 @@
 //! endpoint and credentials stay the same, and watchers on the kinds the engine applies there,
 //! through which changes to Karmada's copies flow back into the Works' status.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures::FutureExt;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::watcher;
@@ -31,6 +32,9 @@ struct Member {
     checked: Instant,
     client: Client,
     watched: HashMap<GroupVersionKind, (ApiResource, Store<DynamicObject>, JoinHandle<()>)>,
+    /// Kinds whose first list did not come within [`FIRST_LIST_WAIT`]: later applies read
+    /// objects themselves until it does, rather than each waiting again.
+    slow_lists: HashSet<GroupVersionKind>,
 }
 
 impl Drop for Member {
@@ -61,6 +65,7 @@ impl Members {
             checked: Instant::now(),
             client: client.clone(),
             watched: HashMap::new(),
+            slow_lists: HashSet::new(),
         };
         Self {
             members: Mutex::new(HashMap::from([(cluster.to_string(), member)])),
@@ -109,6 +114,7 @@ impl Members {
                         checked: Instant::now(),
                         client: client.clone(),
                         watched: HashMap::new(),
+                        slow_lists: HashSet::new(),
                     },
                 );
                 Ok(client)
@@ -184,7 +190,7 @@ impl Members {
     }
 
     /// What the member holds under this name, once its watcher has listed the kind (waiting
-    /// up to [`FIRST_LIST_WAIT`] for that); `None` when that is not known.
+    /// up to [`FIRST_LIST_WAIT`] for that, once per kind); `None` when that is not known.
     pub async fn listed(
         &self,
         cluster: &str,
@@ -192,11 +198,32 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store) = self.store(cluster, gvk)?;
-        if !matches!(tokio::time::timeout(FIRST_LIST_WAIT, store.wait_until_ready()).await, Ok(Ok(()))) {
-            return None;
-        }
-        Some(store.get(&object_ref(resource, namespace, name)))
+        let (resource, store, slow) = self.store_and_pace(cluster, gvk)?;
+        let ready = if slow {
+            store.wait_until_ready().now_or_never().is_some_and(|r| r.is_ok())
+        } else {
+            let waited = tokio::time::timeout(FIRST_LIST_WAIT, store.wait_until_ready()).await;
+            let ready = matches!(waited, Ok(Ok(())));
+            if !ready {
+                let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(m) = members.get_mut(cluster) {
+                    m.slow_lists.insert(gvk.clone());
+                }
+            }
+            ready
+        };
+        ready.then(|| store.get(&object_ref(resource, namespace, name)))
+    }
+
+    fn store_and_pace(
+        &self,
+        cluster: &str,
+        gvk: &GroupVersionKind,
+    ) -> Option<(ApiResource, Store<DynamicObject>, bool)> {
+        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        let member = members.get(cluster)?;
+        let (resource, store, _) = member.watched.get(gvk)?;
+        Some((resource.clone(), store.clone(), member.slow_lists.contains(gvk)))
     }
 
     fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<(ApiResource, Store<DynamicObject>)> {
