@@ -185,7 +185,7 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store) = self.store(cluster, gvk)?;
+        let (resource, store, _) = self.store(cluster, gvk)?;
         Some(store.get(&object_ref(resource, namespace, name)))
     }
 
@@ -198,7 +198,7 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store, slow) = self.store_and_pace(cluster, gvk)?;
+        let (resource, store, slow) = self.store(cluster, gvk)?;
         let ready = if slow {
             store.wait_until_ready().now_or_never().is_some_and(|r| r.is_ok())
         } else {
@@ -215,20 +215,13 @@ impl Members {
         ready.then(|| store.get(&object_ref(resource, namespace, name)))
     }
 
-    fn store_and_pace(
-        &self,
-        cluster: &str,
-        gvk: &GroupVersionKind,
-    ) -> Option<(ApiResource, Store<DynamicObject>, bool)> {
+    /// The watcher's resource and cache for `gvk` in `cluster`, and whether its first list
+    /// was slow.
+    fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<(ApiResource, Store<DynamicObject>, bool)> {
         let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
         let member = members.get(cluster)?;
         let (resource, store, _) = member.watched.get(gvk)?;
         Some((resource.clone(), store.clone(), member.slow_lists.contains(gvk)))
-    }
-
-    fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<(ApiResource, Store<DynamicObject>)> {
-        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
-        members.get(cluster)?.watched.get(gvk).map(|(resource, store, _)| (resource.clone(), store.clone()))
     }
 }
 
