@@ -12,7 +12,7 @@ use kube::{Client, ResourceExt};
 
 use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
 use super::queue::Queue;
-use super::{WORKERS, execution, execution_workers, names, on_fleet_change};
+use super::{execution, execution_workers, names, on_fleet_change};
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::work::Work;
 
@@ -86,9 +86,5 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     for w in engine.caches.works.state() {
         engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
     }
-    let mut workers = vec![];
-    for _ in 0..WORKERS {
-        workers.extend(execution_workers(&engine));
-    }
-    futures::future::join_all(workers).await;
+    futures::future::join_all(execution_workers(&engine)).await;
 }
