@@ -36,7 +36,7 @@ pub async fn run(state: Arc<ApiState>) {
 }
 
 fn node(kv: &KeyValue) -> Option<Node> {
-    Node::from_object(&kv.key, &store_access::decode(kv).ok()?)
+    Node::from_stored(&kv.key, &kv.value, kv.mod_revision)
 }
 
 async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {

@@ -29,7 +29,58 @@ pub struct Node {
     pub deleting: bool,
 }
 
+/// The parts of a stored object the graph reads; the rest of the object is skipped without
+/// being built, as every object is read at start and every write after.
+#[derive(serde::Deserialize)]
+struct StoredObject {
+    metadata: StoredMeta,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredMeta {
+    uid: Option<String>,
+    owner_references: Option<Vec<StoredOwner>>,
+    finalizers: Option<Vec<String>>,
+    deletion_timestamp: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredOwner {
+    uid: Option<String>,
+    block_owner_deletion: Option<bool>,
+}
+
 impl Node {
+    /// The node of an object as the store holds it (`rev` is the store's revision of it);
+    /// `None` for an object without uid.
+    pub fn from_stored(key: &str, bytes: &[u8], rev: i64) -> Option<Node> {
+        let Ok(StoredObject { metadata: meta }) = serde_json::from_slice::<StoredObject>(bytes) else {
+            // Not shaped as the API server writes objects: read it as any JSON.
+            let obj = serde_json::from_slice::<Value>(bytes).ok()?;
+            return Node::from_object(key, &object::with_resource_version(obj, rev));
+        };
+        let uid = meta.uid.filter(|u| !u.is_empty())?;
+        let owners = meta
+            .owner_references
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|r| {
+                let uid = r.uid.filter(|u| !u.is_empty())?;
+                Some(OwnerRef { uid, block: r.block_owner_deletion.unwrap_or(false) })
+            })
+            .collect();
+        Some(Node {
+            key: key.to_string(),
+            uid,
+            rev,
+            owners,
+            finalizers: meta.finalizers.unwrap_or_default(),
+            deleting: meta.deletion_timestamp.is_some(),
+        })
+    }
+
     pub fn from_object(key: &str, obj: &Value) -> Option<Node> {
         let uid = object::meta_str(obj, "uid").filter(|u| !u.is_empty())?.to_string();
         let rev = object::meta_str(obj, "resourceVersion").and_then(object::parse_resource_version)?;
@@ -277,6 +328,28 @@ mod tests {
             finalizers: finalizers.iter().map(|f| f.to_string()).collect(),
             deleting,
         }
+    }
+
+    #[test]
+    fn stored_objects_read_as_their_json() {
+        let key = "/registry/apps/deployments/default/web";
+        let objects = [
+            serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {
+                "name": "web", "uid": "u1", "finalizers": ["a/b"], "deletionTimestamp": "2026-01-01T00:00:00Z",
+                "ownerReferences": [{"uid": "o1", "blockOwnerDeletion": true}, {"uid": "o2"}, {"uid": ""}]},
+                "spec": {"replicas": 2, "template": {"metadata": {"uid": "not-this-one"}}}}),
+            serde_json::json!({"metadata": {"name": "plain", "uid": "u2"}, "data": {"k": "v"}}),
+            // Shaped differently from what the API server writes: read as any JSON.
+            serde_json::json!({"metadata": {"uid": "u3", "ownerReferences": [{"uid": 7}, {"uid": "o3"}]}}),
+        ];
+        for obj in objects {
+            let bytes = serde_json::to_vec(&obj).expect("json");
+            let expected = Node::from_object(key, &object::with_resource_version(obj, 42));
+            assert!(expected.is_some());
+            assert_eq!(Node::from_stored(key, &bytes, 42), expected);
+        }
+        assert_eq!(Node::from_stored(key, br#"{"metadata": {"name": "no-uid"}}"#, 1), None);
+        assert_eq!(Node::from_stored(key, b"not json", 1), None);
     }
 
     fn deletes(g: &Graph) -> Vec<String> {

@@ -91,12 +91,14 @@ async fn template_status(
     let Some(template) = engine.template(&key) else {
         return Ok(());
     };
-    let template_json = serde_json::to_value(template.as_ref()).map_err(kube::Error::SerdeError)?;
     let members: Vec<Option<&Value>> = items.iter().map(|i| i.status.as_ref()).collect();
-    let Some(status) = workload::aggregate_status(&template_json, &members) else {
+    let current = template.data.get("status").filter(|s| !s.is_null());
+    let generation = template.metadata.generation.unwrap_or(0);
+    let Some(status) = workload::aggregate_status(&key.gvk.api_version(), &key.gvk.kind, generation, current, &members)
+    else {
         return Ok(());
     };
-    let current = template_json.get("status").cloned().unwrap_or(json!({}));
+    let current = current.cloned().unwrap_or(json!({}));
     if current == status {
         return Ok(());
     }

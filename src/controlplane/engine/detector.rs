@@ -293,8 +293,12 @@ async fn ensure_binding(
     policy_id: &str,
 ) -> Result<(), kube::Error> {
     let binding_key = binding_key_of(key);
-    let template_json = serde_json::to_value(template).unwrap_or(Value::Null);
-    let (replicas, requirements) = workload::replicas_and_requirements(&template_json);
+    let (replicas, requirements) = workload::replicas_and_requirements(
+        &key.gvk.api_version(),
+        &key.gvk.kind,
+        &template.data["spec"],
+        template.metadata.namespace.as_deref(),
+    );
     let template_uid = template.metadata.uid.clone().unwrap_or_default();
     let existing = engine.binding(&binding_key);
     if let Some(b) = &existing {

@@ -341,14 +341,14 @@ pub async fn ensure_work(
                 engine.queues.execute.add(WorkKey { namespace: namespace.into(), name: name.into() });
                 return Ok(());
             }
-            let current = serde_json::to_value(w).map_err(kube::Error::SerdeError)?;
-            let same_spec = normalize(&current["spec"]) == normalize(&spec);
+            let same_spec =
+                same_ignoring_nulls(&serde_json::to_value(&w.spec).map_err(kube::Error::SerdeError)?, &spec);
             let have_labels = labels.iter().all(|(k, v)| w.labels().get(k) == Some(v));
             let have_annotations = annotations.iter().all(|(k, v)| w.annotations().get(k) == Some(v));
             if same_spec && have_labels && have_annotations {
                 return Ok(());
             }
-            let mut obj = current;
+            let mut obj = serde_json::to_value(w).map_err(kube::Error::SerdeError)?;
             obj["spec"] = spec;
             for (k, v) in &labels {
                 obj["metadata"]["labels"][k] = json!(v);
@@ -383,14 +383,22 @@ pub async fn ensure_work(
     Ok(())
 }
 
-/// Drops nulls so that a spec read back from the server compares equal to the one built here.
-fn normalize(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), normalize(v))).collect())
+/// Whether two values are equal when null members of objects are left out, so that a spec
+/// read back from the server compares equal to the one built here. Compares in place: every
+/// binding is checked against its Works after a restart.
+fn same_ignoring_nulls(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let covers = |x: &serde_json::Map<String, Value>, y: &serde_json::Map<String, Value>| {
+                x.iter().all(|(k, v)| v.is_null() || y.get(k).is_some_and(|w| same_ignoring_nulls(v, w)))
+            };
+            // Keys both hold were compared above; a key only `y` holds must be null there.
+            covers(x, y) && y.iter().all(|(k, v)| v.is_null() || x.get(k).is_some_and(|w| !w.is_null()))
         }
-        Value::Array(a) => Value::Array(a.iter().map(normalize).collect()),
-        other => other.clone(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_ignoring_nulls(v, w))
+        }
+        _ => a == b,
     }
 }
 
@@ -419,7 +427,14 @@ mod tests {
     }
 
     #[test]
-    fn normalize_ignores_nulls() {
-        assert_eq!(normalize(&json!({"a": null, "b": [{"c": null, "d": 1}]})), json!({"b": [{"d": 1}]}));
+    fn comparison_ignores_nulls_only() {
+        let a = json!({"a": null, "b": [{"c": null, "d": 1}]});
+        assert!(same_ignoring_nulls(&a, &json!({"b": [{"d": 1}]})));
+        assert!(same_ignoring_nulls(&json!({"b": [{"d": 1}]}), &a));
+        assert!(!same_ignoring_nulls(&a, &json!({"b": [{"d": 2}]})));
+        assert!(!same_ignoring_nulls(&a, &json!({"a": 1, "b": [{"d": 1}]})));
+        assert!(!same_ignoring_nulls(&json!({"a": 1, "b": [{"d": 1}]}), &a));
+        assert!(!same_ignoring_nulls(&a, &json!({"b": [{"d": 1}, {}]})));
+        assert!(!same_ignoring_nulls(&json!({"x": {}}), &json!({"x": []})));
     }
 }

@@ -20,20 +20,23 @@ fn replica_paths(api_version: &str, kind: &str) -> Option<(&'static str, &'stati
     }
 }
 
-/// The template's replicas (0 when the kind has none) and what one replica needs.
-pub fn replicas_and_requirements(object: &Value) -> (i32, Option<ReplicaRequirements>) {
-    let api_version = object["apiVersion"].as_str().unwrap_or_default();
-    let kind = object["kind"].as_str().unwrap_or_default();
+/// The template's replicas (0 when the kind has none) and what one replica needs, from its
+/// kind, `spec` and namespace (the parts it needs, so the template is not copied whole).
+pub fn replicas_and_requirements(
+    api_version: &str,
+    kind: &str,
+    spec: &Value,
+    namespace: Option<&str>,
+) -> (i32, Option<ReplicaRequirements>) {
     let Some((field, template_path)) = replica_paths(api_version, kind) else {
         return (0, None);
     };
-    let spec = &object["spec"];
     let replicas = spec[field].as_i64().map_or(1, |r| r.clamp(0, i64::from(i32::MAX)) as i32);
     let mut pod_spec = spec;
     for part in template_path {
         pod_spec = &pod_spec[*part];
     }
-    (replicas, requirements(pod_spec, object["metadata"]["namespace"].as_str()))
+    (replicas, requirements(pod_spec, namespace))
 }
 
 /// Per-replica requests: the containers' requests summed, or the largest init container's
@@ -159,15 +162,19 @@ pub fn reflect_status(member_object: &Value) -> Option<Value> {
 
 /// The template's status from its members' reflected statuses, for kinds whose status adds
 /// up; `None` for other kinds. observedGeneration is the template's generation only once
-/// every member has caught up with it.
-pub fn aggregate_status(template: &Value, members: &[Option<&Value>]) -> Option<Value> {
-    let api_version = template["apiVersion"].as_str().unwrap_or_default();
-    let kind = template["kind"].as_str().unwrap_or_default();
+/// every member has caught up with it. The template comes as the parts this needs (kind,
+/// generation, current status), so it is not copied whole.
+pub fn aggregate_status(
+    api_version: &str,
+    kind: &str,
+    generation: i64,
+    current: Option<&Value>,
+    members: &[Option<&Value>],
+) -> Option<Value> {
     let fields = summed_fields(api_version, kind);
     if fields.is_empty() {
         return None;
     }
-    let generation = template["metadata"]["generation"].as_i64().unwrap_or(0);
     let mut sums: BTreeMap<&str, i64> = BTreeMap::new();
     let mut caught_up = !members.is_empty();
     for status in members {
@@ -185,7 +192,7 @@ pub fn aggregate_status(template: &Value, members: &[Option<&Value>]) -> Option<
             && status["resourceTemplateGeneration"].as_i64() == Some(generation);
         caught_up &= member_current;
     }
-    let mut out = template.get("status").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut out = current.and_then(Value::as_object).cloned().unwrap_or_default();
     for f in fields {
         match sums.get(f) {
             Some(n) => out.insert((*f).into(), json!(n)),
@@ -215,6 +222,15 @@ mod tests {
             d["spec"]["replicas"] = json!(r);
         }
         d
+    }
+
+    fn replicas_and_requirements(object: &Value) -> (i32, Option<ReplicaRequirements>) {
+        super::replicas_and_requirements(
+            object["apiVersion"].as_str().unwrap_or_default(),
+            object["kind"].as_str().unwrap_or_default(),
+            &object["spec"],
+            object["metadata"]["namespace"].as_str(),
+        )
     }
 
     #[test]
@@ -247,18 +263,23 @@ mod tests {
 
     #[test]
     fn member_statuses_add_up_and_generation_waits_for_every_member() {
-        let template = deployment(Some(1));
+        let status = json!({"replicas": 9, "unavailableReplicas": 1, "collisionCount": 1});
+        let aggregate_status =
+            |members: &[Option<&Value>]| aggregate_status("apps/v1", "Deployment", 3, Some(&status), members);
         let a = json!({"replicas": 1, "readyReplicas": 1, "observedGeneration": 2, "generation": 2, "resourceTemplateGeneration": 3});
         let b = json!({"replicas": 1, "readyReplicas": 0, "observedGeneration": 1, "generation": 2, "resourceTemplateGeneration": 3});
-        let s = aggregate_status(&template, &[Some(&a), Some(&b)]).expect("deployment status");
+        let s = aggregate_status(&[Some(&a), Some(&b)]).expect("deployment status");
         assert_eq!(s["replicas"], 2);
         assert_eq!(s["readyReplicas"], 1);
+        assert!(s.get("unavailableReplicas").is_none(), "a summed field no member reports goes");
+        assert_eq!(s["collisionCount"], 1, "fields that are not summed stay");
         assert!(s.get("observedGeneration").is_none());
-        let s = aggregate_status(&template, &[Some(&a), Some(&a)]).expect("deployment status");
+        let s = aggregate_status(&[Some(&a), Some(&a)]).expect("deployment status");
         assert_eq!(s["readyReplicas"], 2);
         assert_eq!(s["observedGeneration"], 3);
-        let s = aggregate_status(&template, &[Some(&a), None]).expect("deployment status");
+        let s = aggregate_status(&[Some(&a), None]).expect("deployment status");
         assert!(s.get("observedGeneration").is_none());
+        assert_eq!(super::aggregate_status("v1", "ConfigMap", 3, None, &[Some(&a)]), None);
     }
 
     #[test]
