@@ -42,7 +42,19 @@ struct StoredMeta {
     uid: Option<String>,
     owner_references: Option<Vec<StoredOwner>>,
     finalizers: Option<Vec<String>>,
-    deletion_timestamp: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    deletion_timestamp: Present,
+}
+
+/// Whether a field is there at all, as the rest of the server reads `deletionTimestamp` (an
+/// `Option` would take a null for absent).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> serde::Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
+    }
 }
 
 #[derive(serde::Deserialize)]
@@ -77,7 +89,7 @@ impl Node {
             rev,
             owners,
             finalizers: meta.finalizers.unwrap_or_default(),
-            deleting: meta.deletion_timestamp.is_some(),
+            deleting: meta.deletion_timestamp.0,
         })
     }
 
@@ -339,6 +351,7 @@ mod tests {
                 "ownerReferences": [{"uid": "o1", "blockOwnerDeletion": true}, {"uid": "o2"}, {"uid": ""}]},
                 "spec": {"replicas": 2, "template": {"metadata": {"uid": "not-this-one"}}}}),
             serde_json::json!({"metadata": {"name": "plain", "uid": "u2"}, "data": {"k": "v"}}),
+            serde_json::json!({"metadata": {"name": "null-deletion", "uid": "u4", "deletionTimestamp": null}}),
             // Shaped differently from what the API server writes: read as any JSON.
             serde_json::json!({"metadata": {"uid": "u3", "ownerReferences": [{"uid": 7}, {"uid": "o3"}]}}),
         ];
