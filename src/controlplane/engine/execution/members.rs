@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures::FutureExt;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::watcher;
@@ -31,7 +30,7 @@ struct Member {
     identity: String,
     checked: Instant,
     client: Client,
-    watched: HashMap<GroupVersionKind, (ApiResource, Store<DynamicObject>, JoinHandle<()>)>,
+    watched: HashMap<GroupVersionKind, Watched>,
     /// Kinds whose first list did not come within [`FIRST_LIST_WAIT`]: later applies read
     /// objects themselves until it does, rather than each waiting again.
     slow_lists: HashSet<GroupVersionKind>,
@@ -39,10 +38,21 @@ struct Member {
 
 impl Drop for Member {
     fn drop(&mut self) {
-        for (_, (_, _, task)) in self.watched.drain() {
-            task.abort();
+        for (_, w) in self.watched.drain() {
+            w.task.abort();
         }
     }
+}
+
+/// A watcher on one kind in one member.
+struct Watched {
+    resource: ApiResource,
+    store: Store<DynamicObject>,
+    /// Turns true once the first list is in the cache. kube's `Store::wait_until_ready` wakes
+    /// only the task that polled it last, so with several applies waiting the others slept
+    /// until their timeout; one task waits there and tells them all through this channel.
+    listed: tokio::sync::watch::Receiver<bool>,
+    task: JoinHandle<()>,
 }
 
 #[derive(Default)]
@@ -174,7 +184,8 @@ impl Members {
                 engine.queues.reflect.add(key);
             }
         });
-        member.watched.insert(gvk.clone(), (resource.clone(), store, task));
+        let listed = first_list(store.clone());
+        member.watched.insert(gvk.clone(), Watched { resource: resource.clone(), store, listed, task });
     }
 
     /// An object as the member's watcher last saw it; `None` when not followed yet.
@@ -185,7 +196,7 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store, _) = self.store(cluster, gvk)?;
+        let (resource, store, _, _) = self.store(cluster, gvk)?;
         Some(store.get(&object_ref(resource, namespace, name)))
     }
 
@@ -198,13 +209,14 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store, slow) = self.store(cluster, gvk)?;
+        let (resource, store, mut listed, slow) = self.store(cluster, gvk)?;
         let ready = if slow {
-            store.wait_until_ready().now_or_never().is_some_and(|r| r.is_ok())
+            *listed.borrow()
         } else {
-            let waited = tokio::time::timeout(FIRST_LIST_WAIT, store.wait_until_ready()).await;
-            let ready = matches!(waited, Ok(Ok(())));
+            let waited = tokio::time::timeout(FIRST_LIST_WAIT, listed.wait_for(|done| *done)).await;
+            let ready = matches!(waited, Ok(Ok(_)));
             if !ready {
+                tracing::debug!(cluster, kind = %gvk.kind, "no first list from the member watcher yet; applies read objects themselves");
                 let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(m) = members.get_mut(cluster) {
                     m.slow_lists.insert(gvk.clone());
@@ -215,14 +227,33 @@ impl Members {
         ready.then(|| store.get(&object_ref(resource, namespace, name)))
     }
 
-    /// The watcher's resource and cache for `gvk` in `cluster`, and whether its first list
-    /// was slow.
-    fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<(ApiResource, Store<DynamicObject>, bool)> {
+    /// The watcher's resource, cache and first-list signal for `gvk` in `cluster`, and whether
+    /// its first list was slow.
+    fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<Followed> {
         let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
         let member = members.get(cluster)?;
-        let (resource, store, _) = member.watched.get(gvk)?;
-        Some((resource.clone(), store.clone(), member.slow_lists.contains(gvk)))
+        let w = member.watched.get(gvk)?;
+        Some((w.resource.clone(), w.store.clone(), w.listed.clone(), member.slow_lists.contains(gvk)))
     }
+}
+
+type Followed = (ApiResource, Store<DynamicObject>, tokio::sync::watch::Receiver<bool>, bool);
+
+/// Turns true once `store` holds its first list, for any number of waiting tasks. One task
+/// waits on the store itself (see [`Watched::listed`]); it ends with the watcher, whose cache
+/// writer then goes and the wait fails.
+fn first_list<K>(store: Store<K>) -> tokio::sync::watch::Receiver<bool>
+where
+    K: kube::Resource + Clone + Send + Sync + 'static,
+    K::DynamicType: Eq + std::hash::Hash + Clone + Send + Sync,
+{
+    let (tell, listed) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        if store.wait_until_ready().await.is_ok() {
+            let _ = tell.send(true);
+        }
+    });
+    listed
 }
 
 fn object_ref(resource: ApiResource, namespace: Option<&str>, name: &str) -> ObjectRef<DynamicObject> {
@@ -230,5 +261,43 @@ fn object_ref(resource: ApiResource, namespace: Option<&str>, name: &str) -> Obj
     match namespace {
         Some(ns) => r.within(ns),
         None => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use kube::runtime::{reflector, watcher};
+
+    /// Every apply waiting for a member's first list goes on once it is in, not only the one
+    /// that looked last.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_waiter_hears_of_the_first_list() {
+        let (store, mut writer) = reflector::store::<ConfigMap>();
+        let listed = first_list(store);
+        let waiters: Vec<_> = (0..16)
+            .map(|_| {
+                let mut listed = listed.clone();
+                tokio::spawn(async move { listed.wait_for(|done| *done).await.is_ok() })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        assert!(!*listed.borrow(), "nothing was listed yet");
+        writer.apply_watcher_event(&watcher::Event::Init);
+        writer.apply_watcher_event(&watcher::Event::InitDone);
+        // A waiter that is never woken would hold this forever; 30 s only bounds the failure.
+        let woken = tokio::time::timeout(Duration::from_secs(30), futures::future::join_all(waiters))
+            .await
+            .expect("every waiter is woken once the first list is in");
+        assert_eq!(woken.iter().filter(|w| matches!(w, Ok(true))).count(), 16);
+    }
+
+    #[tokio::test]
+    async fn a_watcher_that_goes_before_its_first_list_never_reports_one() {
+        let (store, writer) = reflector::store::<ConfigMap>();
+        let mut listed = first_list(store);
+        drop(writer);
+        assert!(listed.wait_for(|done| *done).await.is_err(), "the signal ends without turning true");
     }
 }
