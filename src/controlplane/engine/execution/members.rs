@@ -64,6 +64,8 @@ pub struct Members {
     /// Resources by kind, from the plane's discovery (the plane serves every kind it
     /// propagates).
     resources: Mutex<HashMap<GroupVersionKind, (ApiResource, bool)>>,
+    /// Per cluster, held while its client is built.
+    building: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl Members {
@@ -80,6 +82,7 @@ impl Members {
         Self {
             members: Mutex::new(HashMap::from([(cluster.to_string(), member)])),
             resources: Mutex::default(),
+            building: Mutex::default(),
             fixed: Some((cluster.to_string(), client)),
         }
     }
@@ -98,14 +101,15 @@ impl Members {
     async fn client(&self, engine: &Engine, cluster: &Cluster) -> Result<Client, String> {
         let name = cluster.name_any();
         let spec_key = (cluster.uid().unwrap_or_default(), cluster.metadata.generation);
-        {
-            let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(m) = members.get(&name)
-                && m.spec_key == spec_key
-                && m.checked.elapsed() < CREDENTIALS_TTL
-            {
-                return Ok(m.client.clone());
-            }
+        if let Some(client) = self.cached(&name, &spec_key) {
+            return Ok(client);
+        }
+        // One build per cluster at a time: after a restart the applies in flight reach a member
+        // together, and each would otherwise read its secret and build a client of its own.
+        let gate = self.building.lock().unwrap_or_else(|e| e.into_inner()).entry(name.clone()).or_default().clone();
+        let _turn = gate.lock().await;
+        if let Some(client) = self.cached(&name, &spec_key) {
+            return Ok(client);
         }
         let (identity, client) =
             crate::controlplane::controllers::cluster::member_client(&engine.client, cluster, CONNECT_TIMEOUT).await?;
@@ -132,12 +136,22 @@ impl Members {
         }
     }
 
+    /// The client made for this spec of the cluster, while its credentials are fresh.
+    fn cached(&self, name: &str, spec_key: &(String, Option<i64>)) -> Option<Client> {
+        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        members
+            .get(name)
+            .filter(|m| m.spec_key == *spec_key && m.checked.elapsed() < CREDENTIALS_TTL)
+            .map(|m| m.client.clone())
+    }
+
     /// Forgets a cluster that went away.
     pub fn forget(&self, cluster: &str) {
         if self.fixed.is_some() {
             return;
         }
         self.members.lock().unwrap_or_else(|e| e.into_inner()).remove(cluster);
+        self.building.lock().unwrap_or_else(|e| e.into_inner()).remove(cluster);
     }
 
     /// The plane's resource for a kind, and whether it is namespaced.
