@@ -183,6 +183,11 @@ fn drop_managed_fields<K: Resource>(o: &mut K) {
 /// Calls `on` for each change. Objects of a (re)list are reported once the list is complete,
 /// because the cache only holds them from then on; they are read back from the cache then
 /// rather than kept here too, which would hold a second copy of everything listed.
+///
+/// They are reported in key order, not the cache's hash order: the Works of one member then
+/// sit together in the execution queue, so after a restart the applies in flight go to one
+/// member at a time and share its commits (a member commits the writes that wait together
+/// once) instead of each reaching the disk alone.
 async fn drive<K, S>(stream: S, cache: Store<K>, on: impl Fn(&K, bool))
 where
     K: Resource + Clone + 'static,
@@ -197,13 +202,20 @@ where
             Ok(watcher::Event::Init | watcher::Event::InitApply(_)) => {}
             // The cache was replaced with the list when this event went through it.
             Ok(watcher::Event::InitDone) => {
-                for o in cache.state() {
+                let mut listed = cache.state();
+                listed.sort_unstable_by(|a, b| key_of(a.as_ref()).cmp(&key_of(b.as_ref())));
+                for o in listed {
                     on(&o, false);
                 }
             }
             Err(e) => tracing::debug!(error = %e, "engine watch error; the watcher retries"),
         }
     }
+}
+
+/// An object's place in key order: namespace, then name.
+fn key_of<K: Resource>(o: &K) -> (Option<&str>, Option<&str>) {
+    (o.meta().namespace.as_deref(), o.meta().name.as_deref())
 }
 
 #[cfg(test)]
@@ -224,6 +236,33 @@ mod tests {
             "spec": {},
         }))
         .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_list_is_reported_in_key_order() {
+        let (cache, writer) = reflector::store::<Work>();
+        let mut listed = vec![];
+        for ns in ["karmada-es-c", "karmada-es-b", "karmada-es-a"] {
+            for i in (0..10).rev() {
+                let mut w = work(&format!("w{i}"), "1");
+                w.metadata.namespace = Some(ns.into());
+                listed.push(Ok(watcher::Event::InitApply(w)));
+            }
+        }
+        let events = futures::stream::iter(
+            std::iter::once(Ok(watcher::Event::Init)).chain(listed).chain([Ok(watcher::Event::InitDone)]),
+        );
+        let seen: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
+        let record = seen.clone();
+        drive(into_cache(events, writer), cache, move |w: &Work, _| {
+            record.lock().unwrap().push((w.namespace().unwrap_or_default(), w.name_any()));
+        })
+        .await;
+        let seen = seen.lock().unwrap().clone();
+        let mut sorted = seen.clone();
+        sorted.sort();
+        assert_eq!(seen.len(), 30);
+        assert_eq!(seen, sorted);
     }
 
     #[tokio::test]
@@ -248,9 +287,8 @@ mod tests {
             record.lock().unwrap().push((w.name_any(), rv, deleted, reader.len()));
         })
         .await;
-        let mut seen = seen.lock().unwrap().clone();
-        // The listed objects come in the cache's order; each is reported with the whole list cached.
-        seen[..2].sort();
+        let seen = seen.lock().unwrap().clone();
+        // Each listed object is reported with the whole list cached.
         assert_eq!(
             seen,
             [

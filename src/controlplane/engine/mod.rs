@@ -226,8 +226,19 @@ pub async fn run(client: Client) {
     for b in engine.all_bindings() {
         on_binding(&engine, &b);
     }
-    for w in engine.caches.works.state() {
-        engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
+    // In key order, as the watcher reports its list (see `context::drive`): one member's
+    // Works together.
+    let mut works: Vec<WorkKey> = engine
+        .caches
+        .works
+        .state()
+        .iter()
+        .map(|w| WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() })
+        .collect();
+    works.sort_unstable_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    execution::start_watchers(&engine);
+    for key in works {
+        engine.queues.execute.add(key);
     }
     for n in namespace_store.state() {
         engine.queues.namespaces.add(n.name_any());

@@ -111,6 +111,45 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     result
 }
 
+/// Starts the member watchers every Work will need, before the first apply. An apply waits
+/// for its member's first list; with the Works queued one member after another (see
+/// `context::drive`), the members would otherwise be listed one after another too, each list
+/// holding up every apply in flight.
+pub fn start_watchers(engine: &Arc<Engine>) {
+    let mut wanted: HashMap<String, Vec<GroupVersionKind>> = HashMap::new();
+    for work in engine.caches.works.state() {
+        let Some(cluster) = work.metadata.namespace.as_deref().and_then(names::cluster_of_execution_space) else {
+            continue;
+        };
+        let kinds = wanted.entry(cluster.to_string()).or_default();
+        for m in work.spec.workload.as_ref().and_then(|w| w.manifests.as_ref()).into_iter().flatten() {
+            let gvk = gvk_of(m["apiVersion"].as_str().unwrap_or_default(), m["kind"].as_str().unwrap_or_default());
+            if !kinds.contains(&gvk) {
+                kinds.push(gvk);
+            }
+        }
+    }
+    for (name, kinds) in wanted {
+        let Some(cluster) = engine.caches.clusters.get(&ObjectRef::new(&name)) else {
+            continue;
+        };
+        if !executes_for(engine, &cluster) || cluster.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            if engine.members.client_for(&engine, &name, Some(&cluster)).await.is_err() {
+                return;
+            }
+            for gvk in kinds {
+                if let Ok(resource) = engine.members.resource(&engine, &gvk).await {
+                    engine.members.watch(&engine, &name, &gvk, &resource.0);
+                }
+            }
+        });
+    }
+}
+
 fn member_api(
     client: &Client,
     resource: &(kube::api::ApiResource, bool),
