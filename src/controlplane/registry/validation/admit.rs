@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::field::{FieldError, go_quote};
 use super::kinds::{decode, kind_checks};
-use super::unknown::{duplicate_fields, prune_unknown};
+use super::unknown::{duplicate_fields, prune_decoded};
 use crate::controlplane::registry::resources::ResourceDef;
 
 /// What [`prepare`] found. Respond in field order: `decode_error`, then (with
@@ -55,8 +55,9 @@ pub fn prepare(def: &ResourceDef, obj: &mut Value, raw: Option<&[u8]>) -> Prepar
         Err(e) => Prepared { decode_error: Some(e), duplicates, ..Prepared::default() },
         Ok(None) => Prepared { duplicates, ..Prepared::default() },
         Ok(Some(decoded)) => {
-            let errors = kind_checks(def, obj, decoded);
-            let unknown = prune_unknown(def, obj);
+            let errors = kind_checks(def, obj, &decoded);
+            // The round trip that decoded the object also tells what it does not know.
+            let unknown = prune_decoded(obj, &decoded);
             Prepared { decode_error: None, unknown, duplicates, errors }
         }
     }

@@ -2,6 +2,7 @@
 //! kube-apiserver runs per kind.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::field::{FieldError, json_type_name};
@@ -15,7 +16,7 @@ use crate::controlplane::registry::resources::ResourceDef;
 /// (custom resources, natively registered extras) pass.
 pub fn validate_builtin(def: &ResourceDef, obj: &Value) -> Result<(), Vec<FieldError>> {
     let Some(decoded) = decode(def, obj).map_err(|e| vec![e])? else { return Ok(()) };
-    let errs = kind_checks(def, obj, decoded);
+    let errs = kind_checks(def, obj, &decoded);
     if errs.is_empty() { Ok(()) } else { Err(errs) }
 }
 
@@ -31,7 +32,7 @@ pub(crate) fn decode(def: &ResourceDef, obj: &Value) -> Result<Option<Value>, Fi
 
 /// The checks kube runs per kind on an object that decoded (`decoded` is its round trip).
 /// metadata (including `def.name_rule`) is apimachinery's to check.
-pub(crate) fn kind_checks(def: &ResourceDef, obj: &Value, decoded: Value) -> Vec<FieldError> {
+pub(crate) fn kind_checks(def: &ResourceDef, obj: &Value, decoded: &Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
     match (def.group.as_str(), def.kind.as_str()) {
@@ -52,7 +53,7 @@ pub(crate) fn kind_checks(def: &ResourceDef, obj: &Value, decoded: Value) -> Vec
         ("certificates.k8s.io", "CertificateSigningRequest") => rbac::csr(obj, &mut errs),
         ("apiextensions.k8s.io", "CustomResourceDefinition") => {
             // The round trip just succeeded, so this decode cannot fail in practice.
-            if let Ok(crd) = serde_json::from_value::<CustomResourceDefinition>(decoded) {
+            if let Ok(crd) = CustomResourceDefinition::deserialize(decoded) {
                 errs.extend(crd_def::validate_crd(&crd));
             }
         }

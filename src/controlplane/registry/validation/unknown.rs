@@ -34,16 +34,18 @@ pub fn unknown_fields(def: &ResourceDef, obj: &Value) -> Vec<String> {
 /// Removes the fields [`unknown_fields`] reports and returns their paths, as kube drops them
 /// when decoding (`fieldValidation=Ignore|Warn`).
 pub fn prune_unknown(def: &ResourceDef, obj: &mut Value) -> Vec<String> {
-    let mut out = Vec::new();
     match builtin::roundtrip(&def.group, &def.version, &def.kind, obj) {
-        Some(Ok(back)) => prune_against(obj, &back, "", &mut out),
-        Some(Err(_)) => {}
-        None => {
-            if let Some(v) = &def.validator {
-                out = v.prune(obj);
-            }
-        }
+        Some(Ok(back)) => prune_decoded(obj, &back),
+        Some(Err(_)) => Vec::new(),
+        None => def.validator.as_ref().map(|v| v.prune(obj)).unwrap_or_default(),
     }
+}
+
+/// Removes from `obj` what its round trip `decoded` (from [`builtin::roundtrip`]) lost, and
+/// returns their paths: [`prune_unknown`] for a caller that already has the round trip.
+pub(crate) fn prune_decoded(obj: &mut Value, decoded: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    prune_against(obj, decoded, "", &mut out);
     out
 }
 
