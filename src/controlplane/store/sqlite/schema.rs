@@ -27,7 +27,11 @@ CREATE TABLE IF NOT EXISTS log (
     prev_revision   INTEGER NOT NULL,
     deleted         INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS log_key_id ON log (key, id);
+-- `deleted` in the index lets lists skip superseded rows and tombstones without reading
+-- the row (and its value) from the table. It replaces the (key, id) index of earlier versions;
+-- an older karmadactl opening this database recreates its own index and still works.
+CREATE INDEX IF NOT EXISTS log_key_id_deleted ON log (key, id, deleted);
+DROP INDEX IF EXISTS log_key_id;
 CREATE TABLE IF NOT EXISTS meta (
     name  TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -107,3 +111,37 @@ pub(super) fn read_compacted(conn: &Connection) -> Result<Revision, StoreError> 
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub(super) struct SchemaError(String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn indexes(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log' ORDER BY name")
+            .unwrap();
+        stmt.query_map([], |row| row.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    /// A database written by an earlier version, with the `(key, id)` index, gets the index
+    /// with `deleted` and keeps its rows.
+    #[test]
+    fn the_earlier_index_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.db");
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(
+            "CREATE TABLE log (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value BLOB NOT NULL, \
+             create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, deleted INTEGER NOT NULL);
+             CREATE INDEX log_key_id ON log (key, id);
+             INSERT INTO log VALUES (1, '/registry/pods/ns/a', x'7b7d', 1, 0, 0);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        drop(old);
+        let mut conn = Connection::open(&path).unwrap();
+        let (max_id, _) = init_writer(&mut conn, Synchronous::Normal).unwrap();
+        assert_eq!(max_id, 1);
+        assert_eq!(indexes(&conn), ["log_key_id_deleted"]);
+    }
+}
