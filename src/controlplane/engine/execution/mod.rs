@@ -7,6 +7,7 @@ pub mod members;
 pub mod reflect;
 mod retain;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -81,10 +82,10 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         }
     };
     let work_id = work_id(&work);
-    let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
+    let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.as_deref()).unwrap_or_default();
     let mut outcome = Ok(());
-    for manifest in &manifests {
-        let manifest = &identify(manifest, &work_id, key);
+    for manifest in manifests {
+        let manifest = &*identify(manifest, &work_id, key);
         let gvk =
             gvk_of(manifest["apiVersion"].as_str().unwrap_or_default(), manifest["kind"].as_str().unwrap_or_default());
         let resource = match engine.members.resource(engine, &gvk).await {
@@ -172,9 +173,18 @@ pub(super) fn work_id(work: &Work) -> String {
         .unwrap_or_else(|| work.uid().unwrap_or_default())
 }
 
-/// The manifest with the labels and annotations that tie its member copy to this Work (the
-/// binding controller sets them too; a Work made by hand has none).
-fn identify(manifest: &Value, work_id: &str, key: &WorkKey) -> Value {
+/// The manifest with the labels and annotations that tie its member copy to this Work. The
+/// binding controller sets them already, so the manifest is copied only for a Work made by
+/// hand (or by an older version).
+fn identify<'a>(manifest: &'a Value, work_id: &str, key: &WorkKey) -> Cow<'a, Value> {
+    let meta = &manifest["metadata"];
+    let marked = meta["labels"][names::MANAGED_LABEL] == "true"
+        && meta["labels"][names::WORK_PERMANENT_ID_LABEL] == work_id
+        && meta["annotations"][names::WORK_NAME_ANNOTATION] == key.name.as_str()
+        && meta["annotations"][names::WORK_NAMESPACE_ANNOTATION] == key.namespace.as_str();
+    if marked {
+        return Cow::Borrowed(manifest);
+    }
     let mut m = manifest.clone();
     let meta = &mut m["metadata"];
     if !meta["labels"].is_object() {
@@ -187,7 +197,7 @@ fn identify(manifest: &Value, work_id: &str, key: &WorkKey) -> Value {
     }
     meta["annotations"][names::WORK_NAME_ANNOTATION] = json!(key.name);
     meta["annotations"][names::WORK_NAMESPACE_ANNOTATION] = json!(key.namespace);
-    m
+    Cow::Owned(m)
 }
 
 async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<(), String> {
@@ -223,8 +233,8 @@ async fn apply_one(
     // in the member after the watcher's last event is as invisible to it as to a read just
     // before the apply.
     let existing = match listed {
-        Some(o) => o.map(|o| (*o).clone()),
-        None => api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?,
+        Some(o) => o,
+        None => api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?.map(Arc::new),
     };
     let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));
     if let Some(obj) = &existing
@@ -247,7 +257,7 @@ async fn apply_one(
         // update does; server-side apply would keep what other managers set (a second
         // container, say). Later changes are applies again.
         let mut desired = manifest.clone();
-        retain::member_fields(&mut desired, &serde_json::to_value(current).unwrap_or(Value::Null));
+        retain::member_fields(&mut desired, &serde_json::to_value(&**current).unwrap_or(Value::Null));
         desired["metadata"]["resourceVersion"] = json!(current.metadata.resource_version);
         let desired: DynamicObject = serde_json::from_value(desired).map_err(|e| e.to_string())?;
         let params = PostParams { field_manager: Some(names::EXECUTION_FIELD_MANAGER.into()), ..Default::default() };
@@ -257,12 +267,36 @@ async fn apply_one(
             Err(e) => Err(format!("taking over {kind} {name}: {e}")),
         };
     }
-    let params = PatchParams::apply(names::EXECUTION_FIELD_MANAGER).force();
-    match api.patch(name, &params, &Patch::Apply(manifest)).await {
-        Ok(_) => Ok(()),
+    match server_side_apply(client, resource, namespace, name, manifest).await {
+        Ok(()) => Ok(()),
         Err(kube::Error::Api(e)) => Err(format!("applying {kind} {name}: {}", e.message)),
         Err(e) => Err(format!("applying {kind} {name}: {e}")),
     }
+}
+
+/// Server-side applies `manifest` as the execution controller, forcing conflicts. The member's
+/// answer is checked but not decoded: the engine sees the object through its member watcher,
+/// and decoding the returned copy (managedFields and all) into a `DynamicObject` cost the plane
+/// more than sending the apply.
+async fn server_side_apply(
+    client: &Client,
+    resource: &(kube::api::ApiResource, bool),
+    namespace: Option<&str>,
+    name: &str,
+    manifest: &Value,
+) -> Result<(), kube::Error> {
+    let namespace = match (resource.1, namespace) {
+        (true, Some(ns)) => Some(ns),
+        (true, None) => Some(client.default_namespace()),
+        (false, _) => None,
+    };
+    let url = <DynamicObject as kube::Resource>::url_path(&resource.0, namespace);
+    let params = PatchParams::apply(names::EXECUTION_FIELD_MANAGER).force();
+    let mut request = kube::core::Request::new(url)
+        .patch(name, &params, &Patch::Apply(manifest))
+        .map_err(kube::Error::BuildRequest)?;
+    request.extensions_mut().insert("patch");
+    client.request::<serde::de::IgnoredAny>(request).await.map(|_| ())
 }
 
 async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Result<(), String>) {
@@ -377,4 +411,29 @@ pub fn is_ready(cluster: &Cluster) -> bool {
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identify_copies_only_a_manifest_that_lacks_the_work_marks() {
+        let key = WorkKey { namespace: "karmada-es-m1".into(), name: "nginx-687f7fb96f".into() };
+        let bare = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}});
+        let marked = identify(&bare, "id-1", &key);
+        assert!(matches!(marked, Cow::Owned(_)));
+        let meta = &marked["metadata"];
+        assert_eq!(meta["labels"][names::MANAGED_LABEL], "true");
+        assert_eq!(meta["labels"][names::WORK_PERMANENT_ID_LABEL], "id-1");
+        assert_eq!(meta["annotations"][names::WORK_NAME_ANNOTATION], "nginx-687f7fb96f");
+        assert_eq!(meta["annotations"][names::WORK_NAMESPACE_ANNOTATION], "karmada-es-m1");
+
+        let again = identify(&marked, "id-1", &key);
+        assert!(matches!(again, Cow::Borrowed(_)));
+        assert_eq!(*again, *marked);
+        // Another Work's id is not this Work's mark.
+        let other = identify(&marked, "id-2", &key);
+        assert_eq!(other["metadata"]["labels"][names::WORK_PERMANENT_ID_LABEL], "id-2");
+    }
 }
