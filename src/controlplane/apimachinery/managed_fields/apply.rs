@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::Context;
 use super::conflicts::Conflict;
 use super::entries::{self, Entry, Operation};
-use super::fieldset::PathElement;
+use super::fieldset::{PathElement, Set};
 use super::record::owned_by_others;
 use super::shape::{ListType, Shape};
 use super::walk::{Mode, diff, fields_of};
@@ -16,12 +16,16 @@ use super::walk::{Mode, diff, fields_of};
 /// managedFields; or the conflicts when `force` is false and another manager owns a field the
 /// configuration changes.
 pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bool) -> Result<Value, Vec<Conflict>> {
-    let mut list = live.map(entries::read).unwrap_or_default();
-    let is_mine = |e: &Entry| e.is(ctx.manager, Operation::Apply, ctx.subresource);
-
     let applied_t = without_nulls(ctx.tracked(applied));
     let applied_set = fields_of(&applied_t, ctx.shape, Mode::Apply);
-    let live_t = live.map(|l| ctx.tracked(l)).unwrap_or_else(|| Value::Object(Map::new()));
+    let Some(live) = live else {
+        // A create: merging into nothing gives the configuration itself, and there is no
+        // other manager to conflict with and nothing applied before to drop.
+        return Ok(finish(ctx, applied, applied_t, vec![own_entry(ctx, applied_set)]));
+    };
+    let mut list = entries::read(live);
+    let is_mine = |e: &Entry| e.is(ctx.manager, Operation::Apply, ctx.subresource);
+    let live_t = ctx.tracked(live);
     let mut merged = merge(&live_t, &applied_t, ctx.shape);
     let changed = diff(&live_t, &merged, ctx.shape).changed;
 
@@ -67,21 +71,32 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
             e.set = applied_set;
             e.api_version = ctx.api_version.to_string();
         }
-        None => list.push(Entry {
-            manager: ctx.manager.to_string(),
-            operation: Operation::Apply,
-            api_version: ctx.api_version.to_string(),
-            time: Some(ctx.now.to_string()),
-            subresource: ctx.subresource.to_string(),
-            set: applied_set,
-        }),
+        None => list.push(own_entry(ctx, applied_set)),
     }
-    let mut out = ctx.untrack(live.unwrap_or(applied), merged);
+    Ok(finish(ctx, live, merged, list))
+}
+
+/// The applier's entry when it owns nothing yet.
+fn own_entry(ctx: &Context<'_>, set: Set) -> Entry {
+    Entry {
+        manager: ctx.manager.to_string(),
+        operation: Operation::Apply,
+        api_version: ctx.api_version.to_string(),
+        time: Some(ctx.now.to_string()),
+        subresource: ctx.subresource.to_string(),
+        set,
+    }
+}
+
+/// The object to store: the merged fields put back into `base` (the live object, or the
+/// configuration on a create) with the managedFields `list`.
+fn finish(ctx: &Context<'_>, base: &Value, merged: Value, list: Vec<Entry>) -> Value {
+    let mut out = ctx.untrack(base, merged);
     if !out.get("metadata").is_some_and(Value::is_object) {
         out["metadata"] = Value::Object(Map::new());
     }
     entries::write(&mut out, list);
-    Ok(out)
+    out
 }
 
 /// `applied` merged into `live`: objects field by field, keyed lists item by item, sets as a

@@ -196,3 +196,28 @@ fn conflict_with_an_updater_names_its_version_and_time() {
         format!("Apply failed with 1 conflict: conflict with \"kubectl-edit\" using apps/v1 at {time}: .spec.replicas")
     );
 }
+
+/// A create keeps what the configuration sets (nulls aside) and records it all as the
+/// applier's; applying the same configuration again changes nothing.
+#[test]
+fn create_then_the_same_apply_is_a_no_op() {
+    let mut config = deployment(2, json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]));
+    config["spec"]["paused"] = Value::Null;
+    config["metadata"]["annotations"] = json!({"note": "x"});
+    let created = apply(None, &config, &ctx("m"), false).unwrap();
+    let entries = created["metadata"]["managedFields"].as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["manager"], "m");
+    assert_eq!(entries[0]["operation"], "Apply");
+    assert_eq!(entries[0]["time"], "2026-01-01T00:00:00Z");
+    assert!(created["spec"].get("paused").is_none(), "a null is not stored");
+    assert_eq!(created["spec"]["template"], config["spec"]["template"]);
+    assert_eq!(created["metadata"]["annotations"], json!({"note": "x"}));
+    assert_eq!(created["apiVersion"], "apps/v1");
+    assert_eq!(fields(&created, 0)["f:metadata"]["f:annotations"]["f:note"], json!({}));
+
+    let mut later = ctx("m");
+    later.now = "2026-02-02T00:00:00Z";
+    let again = apply(Some(&created), &config, &later, false).unwrap();
+    assert_eq!(again, created);
+}
