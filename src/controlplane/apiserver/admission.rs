@@ -14,6 +14,9 @@ use super::store_access;
 
 /// Refuses content for a namespace that does not exist or is being deleted.
 pub async fn check_namespace_accepts_content(state: &ApiState, namespace: &str) -> Result<(), ApiError> {
+    if state.namespaces.known_active(namespace) {
+        return Ok(());
+    }
     match store_access::get(state, "", "namespaces", None, namespace).await? {
         None => Err(ApiError::not_found("", "namespaces", namespace)),
         Some((ns, _)) if ns.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() => {

@@ -4,6 +4,7 @@
 //! endpoint or a resource verb → the store. See `server::start` for how the pieces are
 //! assembled.
 
+pub mod active_namespaces;
 pub mod admission;
 pub mod authenticate;
 pub mod cluster_proxy;

@@ -124,6 +124,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         crds_synced: AtomicBool::new(false),
         rbac_synced: AtomicBool::new(false),
         member_clients: Default::default(),
+        namespaces: Default::default(),
     });
 
     // History is kept for the configured window only; compaction runs a few times per window
@@ -161,6 +162,13 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         controllers::rbac::PREFIX.into(),
         controllers::rbac::RbacCache,
         rbac_tx,
+    )));
+    // On every replica, like the token cache; admission falls back to the store until it syncs.
+    background.push(tokio::spawn(follow::run(
+        state.clone(),
+        super::active_namespaces::PREFIX.into(),
+        super::active_namespaces::Follow,
+        tokio::sync::oneshot::channel().0,
     )));
     background.push(leading.spawn({
         let state = state.clone();

@@ -29,6 +29,8 @@ pub struct ApiState {
     pub rbac_synced: AtomicBool,
     /// Clients for members reached through the cluster proxy.
     pub member_clients: super::cluster_proxy::MemberClients,
+    /// Namespaces known to accept new content (NamespaceLifecycle admission).
+    pub namespaces: super::active_namespaces::ActiveNamespaces,
 }
 
 impl ApiState {

@@ -118,6 +118,9 @@ pub async fn delete_one(
         if dry_run {
             return Ok(current);
         }
+        if group.is_empty() && plural == "namespaces" {
+            state.namespaces.deleting(name);
+        }
         let before = object::finalizers(&current);
         let finalizers = propagation::finalizers_after(&before, policy);
         // A namespace also waits for its spec finalizers (the namespace controller's
