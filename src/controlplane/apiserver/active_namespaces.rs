@@ -15,11 +15,10 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::controlplane::apiserver::state::ApiState;
-use crate::controlplane::apiserver::store_access;
+use crate::controlplane::apiserver::{object, store_access};
+use crate::controlplane::controllers::namespace::PREFIX;
 use crate::controlplane::store::{Event, EventKind};
 
-/// The prefix the cache follows.
-pub const PREFIX: &str = "/registry/core/namespaces/";
 /// How long after a DELETE a namespace is read live; kube-apiserver uses the same 30 s.
 const LIVE_LOOKUP_FOR: Duration = Duration::from_secs(30);
 
@@ -69,19 +68,16 @@ impl ActiveNamespaces {
     }
 }
 
-fn is_active(obj: &Value) -> bool {
-    obj.get("metadata").is_some_and(|m| m.get("deletionTimestamp").is_none())
-}
-
-/// Keeps `state.namespaces` current (run with `controllers::follow::run` over [`PREFIX`]).
+/// Keeps `state.namespaces` current (run with `controllers::follow::run` over the namespaces'
+/// prefix, `controllers::namespace::PREFIX`).
 pub struct Follow;
 
 impl crate::controlplane::controllers::follow::Follower for Follow {
     async fn resync(&self, state: &Arc<ApiState>, objects: Vec<Value>) {
         let names = objects
             .iter()
-            .filter(|o| is_active(o))
-            .filter_map(|o| super::object::meta_str(o, "name").map(str::to_string))
+            .filter(|o| !object::marked_for_deletion(o))
+            .filter_map(|o| object::meta_str(o, "name").map(str::to_string))
             .collect();
         state.namespaces.replace(names);
     }
@@ -90,7 +86,7 @@ impl crate::controlplane::controllers::follow::Follower for Follow {
         let Some(name) = event.kv.key.strip_prefix(PREFIX) else { return };
         let active = match event.kind {
             EventKind::Deleted => false,
-            _ => store_access::decode(&event.kv).is_ok_and(|o| is_active(&o)),
+            _ => store_access::decode(&event.kv).is_ok_and(|o| !object::marked_for_deletion(&o)),
         };
         state.namespaces.set(name, active);
     }
@@ -118,13 +114,5 @@ mod tests {
         cache.live_until.lock().unwrap().insert("a".into(), Instant::now() - Duration::from_secs(1));
         assert!(cache.known_active("a"));
         assert!(cache.live_until.lock().unwrap().is_empty(), "expired windows are dropped");
-    }
-
-    #[test]
-    fn active_means_not_marked_for_deletion() {
-        assert!(is_active(&serde_json::json!({"metadata": {"name": "a"}})));
-        assert!(!is_active(
-            &serde_json::json!({"metadata": {"name": "a", "deletionTimestamp": "2026-01-01T00:00:00Z"}})
-        ));
     }
 }

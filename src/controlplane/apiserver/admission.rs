@@ -19,14 +19,12 @@ pub async fn check_namespace_accepts_content(state: &ApiState, namespace: &str) 
     }
     match store_access::get(state, "", "namespaces", None, namespace).await? {
         None => Err(ApiError::not_found("", "namespaces", namespace)),
-        Some((ns, _)) if ns.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some() => {
-            Err(ApiError::forbidden_message(
-                "",
-                "namespaces",
-                namespace,
-                &format!("unable to create new content in namespace {namespace} because it is being terminated"),
-            ))
-        }
+        Some((ns, _)) if super::object::marked_for_deletion(&ns) => Err(ApiError::forbidden_message(
+            "",
+            "namespaces",
+            namespace,
+            &format!("unable to create new content in namespace {namespace} because it is being terminated"),
+        )),
         Some(_) => Ok(()),
     }
 }

@@ -38,6 +38,11 @@ pub fn meta_mut(obj: &mut Value) -> &mut Map<String, Value> {
     }
 }
 
+/// Whether `obj` carries a deletionTimestamp: it is going, held only by its finalizers.
+pub fn marked_for_deletion(obj: &Value) -> bool {
+    obj.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some()
+}
+
 pub fn meta_str<'a>(obj: &'a Value, field: &str) -> Option<&'a str> {
     obj.get("metadata")?.get(field)?.as_str()
 }
@@ -110,6 +115,13 @@ pub fn parse_resource_version(rv: &str) -> Option<i64> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn marked_for_deletion_means_a_deletion_timestamp() {
+        assert!(!marked_for_deletion(&json!({"metadata": {"name": "a"}})));
+        assert!(!marked_for_deletion(&json!({})));
+        assert!(marked_for_deletion(&json!({"metadata": {"name": "a", "deletionTimestamp": "2026-01-01T00:00:00Z"}})));
+    }
 
     #[test]
     fn uids_are_v4_and_unique() {

@@ -166,7 +166,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     // On every replica, like the token cache; admission falls back to the store until it syncs.
     background.push(tokio::spawn(follow::run(
         state.clone(),
-        super::active_namespaces::PREFIX.into(),
+        controllers::namespace::PREFIX.into(),
         super::active_namespaces::Follow,
         tokio::sync::oneshot::channel().0,
     )));

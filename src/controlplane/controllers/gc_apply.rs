@@ -82,7 +82,7 @@ async fn edit(
         return Ok(());
     }
     change(&mut obj);
-    let deleting = obj.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some();
+    let deleting = object::marked_for_deletion(&obj);
     let result = if deleting && object::finalizers(&obj).is_empty() {
         state.store.delete(key, Some(rev)).await.map(|_| ())
     } else {

@@ -44,7 +44,7 @@ struct Terminating {
 }
 
 fn is_terminating(obj: &Value) -> bool {
-    marked(obj) && object::namespace_finalizers(obj).iter().any(|f| f == FINALIZER)
+    object::marked_for_deletion(obj) && object::namespace_finalizers(obj).iter().any(|f| f == FINALIZER)
 }
 
 impl Follower for Arc<Terminating> {
@@ -130,14 +130,14 @@ async fn delete_content(state: &ApiState, namespace: &str) -> Result<usize, ApiE
         let (objects, _) = store_access::list_all(state, &prefix).await?;
         for obj in &objects {
             let Some(name) = object::meta_str(obj, "name") else { continue };
-            if marked(obj) {
+            if object::marked_for_deletion(obj) {
                 remaining += 1;
                 continue;
             }
             let target = Target { group, plural, ns: Some(namespace), name };
             match delete_one(state, &target, None, None, false).await {
                 // Held by its own finalizers: it goes when they are done.
-                Ok(after) if marked(&after) => remaining += 1,
+                Ok(after) if object::marked_for_deletion(&after) => remaining += 1,
                 Ok(_) => {}
                 Err(e) if e.code == 404 => {}
                 Err(e) => return Err(e),
@@ -145,8 +145,4 @@ async fn delete_content(state: &ApiState, namespace: &str) -> Result<usize, ApiE
         }
     }
     Ok(remaining)
-}
-
-fn marked(obj: &Value) -> bool {
-    obj.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some()
 }

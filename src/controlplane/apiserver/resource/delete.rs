@@ -128,7 +128,7 @@ pub async fn delete_one(
         let namespace = group.is_empty() && plural == "namespaces";
         let held_by_spec = namespace && !object::namespace_finalizers(&current).is_empty();
         if !finalizers.is_empty() || held_by_spec {
-            let deleting = current.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some();
+            let deleting = object::marked_for_deletion(&current);
             if deleting && finalizers == before {
                 return Ok(current);
             }

@@ -147,7 +147,7 @@ pub async fn finish(
     let ns = object::meta_str(&current, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
     let key = store_access::key(&def.group, &def.plural, ns.as_deref(), name);
     // An object marked for deletion goes away once its last finalizer is removed.
-    if new.get("metadata").and_then(|m| m.get("deletionTimestamp")).is_some()
+    if object::marked_for_deletion(&new)
         && object::finalizers(&new).is_empty()
         && !(def.group.is_empty() && def.plural == "namespaces" && !object::namespace_finalizers(&new).is_empty())
     {

@@ -156,10 +156,23 @@ fn member_api(
     resource: &(kube::api::ApiResource, bool),
     namespace: Option<&str>,
 ) -> Api<DynamicObject> {
+    match member_namespace(client, resource, namespace) {
+        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource.0),
+        None => Api::all_with(client.clone(), &resource.0),
+    }
+}
+
+/// The namespace a manifest lands in: its own, else the client's default for a namespaced
+/// kind; none for a cluster-scoped kind.
+fn member_namespace<'a>(
+    client: &'a Client,
+    resource: &(kube::api::ApiResource, bool),
+    namespace: Option<&'a str>,
+) -> Option<&'a str> {
     match (resource.1, namespace) {
-        (true, Some(ns)) => Api::namespaced_with(client.clone(), ns, &resource.0),
-        (true, None) => Api::default_namespaced_with(client.clone(), &resource.0),
-        (false, _) => Api::all_with(client.clone(), &resource.0),
+        (true, Some(ns)) => Some(ns),
+        (true, None) => Some(client.default_namespace()),
+        (false, _) => None,
     }
 }
 
@@ -285,12 +298,7 @@ async fn server_side_apply(
     name: &str,
     manifest: &Value,
 ) -> Result<(), kube::Error> {
-    let namespace = match (resource.1, namespace) {
-        (true, Some(ns)) => Some(ns),
-        (true, None) => Some(client.default_namespace()),
-        (false, _) => None,
-    };
-    let url = <DynamicObject as kube::Resource>::url_path(&resource.0, namespace);
+    let url = <DynamicObject as kube::Resource>::url_path(&resource.0, member_namespace(client, resource, namespace));
     let params = PatchParams::apply(names::EXECUTION_FIELD_MANAGER).force();
     let mut request = kube::core::Request::new(url)
         .patch(name, &params, &Patch::Apply(manifest))

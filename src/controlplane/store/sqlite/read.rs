@@ -259,23 +259,31 @@ mod tests {
     use super::*;
     use crate::controlplane::store::sqlite::schema::{self, Synchronous};
 
-    /// The cached read statements run with new values without being compiled again.
-    #[test]
-    fn cached_reads_are_not_recompiled_for_new_values() {
+    /// A store whose log holds `rows` (key, tombstone) as revisions 1, 2, …, and a read
+    /// connection to it.
+    fn store_with(rows: &[(String, bool)]) -> (tempfile::TempDir, Connection) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store.db");
         let mut writer = Connection::open(&path).unwrap();
         schema::init_writer(&mut writer, Synchronous::Normal).unwrap();
-        for id in 1..=20i64 {
+        for (id, (key, deleted)) in (1i64..).zip(rows) {
             writer
                 .execute(
-                    "INSERT INTO log (id, key, value, create_revision, prev_revision, deleted) VALUES (?1, ?2, x'7b7d', ?1, 0, 0)",
-                    rusqlite::params![id, format!("/registry/pods/ns/p{}", id % 5)],
+                    "INSERT INTO log (id, key, value, create_revision, prev_revision, deleted) VALUES (?1, ?2, x'7b7d', ?1, 0, ?3)",
+                    rusqlite::params![id, key, deleted],
                 )
                 .unwrap();
         }
-        let mut conn = Connection::open(&path).unwrap();
+        let conn = Connection::open(&path).unwrap();
         schema::init_reader(&conn).unwrap();
+        (dir, conn)
+    }
+
+    /// The cached read statements run with new values without being compiled again.
+    #[test]
+    fn cached_reads_are_not_recompiled_for_new_values() {
+        let rows: Vec<_> = (1..=20).map(|id| (format!("/registry/pods/ns/p{}", id % 5), false)).collect();
+        let (_dir, mut conn) = store_with(&rows);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred).unwrap();
         for round in 0..4usize {
             assert!(get(&tx, &format!("/registry/pods/ns/p{round}")).unwrap().is_some());
@@ -295,32 +303,14 @@ mod tests {
     /// answered from the `(key, id, deleted)` index alone.
     #[test]
     fn remaining_count_reads_only_the_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("store.db");
-        let mut writer = Connection::open(&path).unwrap();
-        schema::init_writer(&mut writer, Synchronous::Normal).unwrap();
         // Keys k0..k9, each written twice; k1, k4 and k7 then deleted, k7 after the snapshot.
-        let mut id = 0i64;
-        let mut write = |key: &str, deleted: bool| {
-            id += 1;
-            writer
-                .execute(
-                    "INSERT INTO log (id, key, value, create_revision, prev_revision, deleted) VALUES (?1, ?2, x'7b7d', 1, 0, ?3)",
-                    rusqlite::params![id, key, deleted],
-                )
-                .unwrap();
-        };
-        for _ in 0..2 {
-            for k in 0..10 {
-                write(&format!("/registry/pods/ns/k{k}"), false);
-            }
-        }
-        write("/registry/pods/ns/k1", true);
-        write("/registry/pods/ns/k4", true);
+        let mut rows: Vec<_> =
+            (0..2).flat_map(|_| (0..10).map(|k| (format!("/registry/pods/ns/k{k}"), false))).collect();
+        rows.push(("/registry/pods/ns/k1".into(), true));
+        rows.push(("/registry/pods/ns/k4".into(), true));
         let snapshot = 22;
-        write("/registry/pods/ns/k7", true);
-        let mut conn = Connection::open(&path).unwrap();
-        schema::init_reader(&conn).unwrap();
+        rows.push(("/registry/pods/ns/k7".into(), true));
+        let (_dir, mut conn) = store_with(&rows);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred).unwrap();
         let opts = ListOptions { limit: Some(2), ..Default::default() };
         let page = list(&tx, "/registry/pods/", &opts, snapshot).unwrap();
