@@ -4,6 +4,8 @@
 #   and bash, zsh and fish completions. Running it again replaces what it installed.
 # It builds the default features only: the etcd datastore (cargo feature "etcd") needs protoc
 # at build time, so a fresh machine needs nothing beyond the Rust toolchain (see README.md).
+# INSTALL_BINARY=PATH installs that already-built binary instead of building one (packagers; the
+# README test, which runs the README's set-up command without a 25-minute release build).
 set -euo pipefail
 
 prefix="${PREFIX:-$HOME/.local}"
@@ -15,6 +17,9 @@ Usage: ./install.sh [--prefix DIR] [--uninstall]
 
   --prefix DIR   install under DIR (default: \$PREFIX or ~/.local)
   --uninstall    remove what install.sh installed under the prefix
+
+Environment:
+  INSTALL_BINARY  install this karmadactl binary instead of building one
 USAGE
 }
 
@@ -48,17 +53,21 @@ if [ "$action" = uninstall ]; then
   exit 0
 fi
 
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "error: cargo was not found on PATH." >&2
-  echo "hint: install the Rust toolchain (rustup), open a new shell so cargo is on PATH, and run ./install.sh again." >&2
-  exit 1
-fi
-
 cd "$(dirname "$0")"
-echo "building karmadactl (release)..." >&2
-cargo build --release --locked
-# Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
-built="${CARGO_TARGET_DIR:-target}/release/karmadactl"
+if [ -n "${INSTALL_BINARY:-}" ]; then
+  [ -x "$INSTALL_BINARY" ] || { echo "error: INSTALL_BINARY=$INSTALL_BINARY is not an executable file" >&2; exit 1; }
+  built="$INSTALL_BINARY"
+else
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "error: cargo was not found on PATH." >&2
+    echo "hint: install the Rust toolchain (rustup), open a new shell so cargo is on PATH, and run ./install.sh again." >&2
+    exit 1
+  fi
+  echo "building karmadactl (release)..." >&2
+  cargo build --release --locked
+  # Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
+  built="${CARGO_TARGET_DIR:-target}/release/karmadactl"
+fi
 
 mkdir -p "$bin_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
 # Copy to a temp name and rename, so a running karmadactl is never overwritten in place.
