@@ -1,8 +1,7 @@
-//! Fuzzes label and field selector parsing: no panics, and display/parse round trips.
-#![no_main]
+//! Fuzzes label and field selector parsing: what parses prints back to the same selector.
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    karmadactl::controlplane::apimachinery::fuzzing::selector_body(data);
-});
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        karmadactl::controlplane::apimachinery::fuzzing::selector_body(data);
+    });
+}

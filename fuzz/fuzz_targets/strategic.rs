@@ -1,8 +1,7 @@
-//! Fuzzes strategic merge patch application on a Deployment: no panics, only 4xx failures.
-#![no_main]
+//! Fuzzes strategic merge patches of a Deployment: no panics, directives honoured.
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    karmadactl::controlplane::apimachinery::fuzzing::strategic_body(data);
-});
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        karmadactl::controlplane::apimachinery::fuzzing::strategic_body(data);
+    });
+}

@@ -12,6 +12,7 @@ mod coalesced_io;
 pub mod config;
 pub mod continue_token;
 pub mod dispatch;
+pub mod fuzzing;
 pub mod impersonate;
 pub mod internal;
 pub mod listener;

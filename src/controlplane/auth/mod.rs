@@ -2,6 +2,7 @@
 
 pub mod authn;
 mod error;
+pub mod fuzzing;
 pub mod rbac;
 
 pub use authn::{

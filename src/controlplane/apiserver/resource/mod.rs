@@ -16,7 +16,7 @@ mod watch;
 mod watch_event;
 mod watch_table;
 
-pub use body::decode_object;
+pub use body::{decode_bytes, decode_object};
 
 use std::sync::Arc;
 
