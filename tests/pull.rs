@@ -75,6 +75,22 @@ impl Setup {
         self.karmadactl(&args)
     }
 
+    /// `unregister pm1` with an administrator's kubeconfig, so it may remove the agent's RBAC
+    /// in the plane too.
+    fn unregister_as_admin(&self) -> Run {
+        let dir = self.agent_dir();
+        self.karmadactl(&[
+            "unregister",
+            "pm1",
+            "--cluster-kubeconfig",
+            self.member.kubeconfig.to_str().unwrap(),
+            "--karmada-config",
+            self.plane.kubeconfig.to_str().unwrap(),
+            "--agent-dir",
+            dir.to_str().unwrap(),
+        ])
+    }
+
     fn plane_json(&self, args: &[&str]) -> Option<Value> {
         kubectl_json(&self.plane, args)
     }
@@ -252,19 +268,7 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     // unregister (with an administrator's kubeconfig, so it may remove the agent's RBAC too).
     s.plane.create(&WORK.replace("web-config\n  namespace", "second\n  namespace"));
     eventually("the second Work is applied", || s.member_json(&["deployment", "web", "-n", "default"]));
-    let member = s.member.kubeconfig.to_str().unwrap();
-    let plane = s.plane.kubeconfig.to_str().unwrap();
-    let dir = s.agent_dir();
-    let run = s.karmadactl(&[
-        "unregister",
-        "pm1",
-        "--cluster-kubeconfig",
-        member,
-        "--karmada-config",
-        plane,
-        "--agent-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let run = s.unregister_as_admin();
     assert_eq!(run.code, 0, "unregister failed:\n{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("cluster.cluster.karmada.io \"pm1\" deleted"), "{}", run.stdout);
     assert!(s.plane_json(&["cluster", "pm1"]).is_none());
@@ -280,22 +284,13 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     });
     assert!(s.items(&["csr"]).is_empty(), "no CSR is left");
     assert!(s.member_json(&["deployment", "web", "-n", "default"]).is_none(), "the Works' objects went first");
-    assert!(!dir.exists(), "the local agent's directory is removed");
+    assert!(!s.agent_dir().exists(), "the local agent's directory is removed");
     eventually("the lease is gone", || {
         s.plane_json(&["lease", "pm1", "-n", "karmada-cluster"]).is_none().then_some(())
     });
 
     // Unregistering again finds nothing to remove.
-    let again = s.karmadactl(&[
-        "unregister",
-        "pm1",
-        "--cluster-kubeconfig",
-        member,
-        "--karmada-config",
-        plane,
-        "--agent-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let again = s.unregister_as_admin();
     assert_eq!(again.code, 1);
     assert!(again.stderr.contains("no cluster object pm1 found"), "{}", again.stderr);
 }
@@ -718,19 +713,7 @@ spec:
         watch.events().contains(&("ADDED".into(), "web".into())).then_some(())
     });
 
-    let member = s.member.kubeconfig.to_str().unwrap();
-    let plane = s.plane.kubeconfig.to_str().unwrap();
-    let dir = s.agent_dir();
-    let run = s.karmadactl(&[
-        "unregister",
-        "pm1",
-        "--cluster-kubeconfig",
-        member,
-        "--karmada-config",
-        plane,
-        "--agent-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let run = s.unregister_as_admin();
     assert_eq!(run.code, 0, "unregister failed:\n{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("cluster.cluster.karmada.io \"pm1\" deleted"), "{}", run.stdout);
     assert!(s.plane_json(&["cluster", "pm1"]).is_none());
