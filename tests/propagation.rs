@@ -245,10 +245,15 @@ fn divided_weights_and_rebalancing_when_a_member_leaves() {
     });
     assert_eq!(fleet.get("member1", &["deployment", "existing"]).unwrap()["metadata"]["uid"], uid);
 
-    // Equal weights over three members; when one leaves, its replicas move to the others.
+    // Equal weights over three members; when one leaves, its replicas move to the others, and
+    // what the plane put in it is removed before unjoin returns: a binding pinned to it no
+    // longer lists it either.
     fleet.apply(&deployment("spread", 6, ""));
     fleet.apply(&policy("spread", "spread", &weighted(&[("member1", 1), ("member2", 1), ("member3", 1)])));
+    fleet.apply(&deployment("pinned", 1, ""));
+    fleet.apply(&policy("pinned", "pinned", "    clusterAffinity:\n      clusterNames: [member3]\n"));
     fleet.wait_replicas("spread", &[("member1", Some(2)), ("member2", Some(2)), ("member3", Some(2))]);
+    fleet.wait_replicas("pinned", &[("member1", None), ("member2", None), ("member3", Some(1))]);
     let unjoin = fleet.karmadactl(&[
         "unjoin",
         "member3",
@@ -258,7 +263,21 @@ fn divided_weights_and_rebalancing_when_a_member_leaves() {
         "member3",
     ]);
     assert_eq!(unjoin.code, 0, "unjoin:\n{}\n{}", unjoin.stdout, unjoin.stderr);
+    assert!(fleet.get("karmada-apiserver", &["cluster", "member3"]).is_none());
+    for name in ["spread", "pinned"] {
+        assert_eq!(fleet.replicas("member3", name), None, "{name} is removed from member3");
+    }
+    let targets = |binding: &str| {
+        let rb = fleet.get("karmada-apiserver", &["resourcebinding", binding]).unwrap();
+        let clusters = rb["spec"]["clusters"].as_array().cloned().unwrap_or_default();
+        clusters.iter().map(|c| (c["name"].as_str().unwrap().to_string(), c["replicas"].as_i64())).collect::<Vec<_>>()
+    };
+    assert_eq!(targets("spread-deployment"), [("member1".to_string(), Some(3)), ("member2".to_string(), Some(3))]);
+    assert_eq!(targets("pinned-deployment"), []);
+    assert!(fleet.names("karmada-apiserver", &["works", "-n", "karmada-es-member3"]).is_empty());
     fleet.wait_replicas("spread", &[("member1", Some(3)), ("member2", Some(3))]);
+    // Nothing the plane propagated is left in member3, whose own API server keeps running.
+    assert_eq!(fleet.names("member3", &["deployments", "-n", "default"]), Vec::<String>::new());
 }
 
 #[test]

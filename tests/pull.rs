@@ -75,6 +75,22 @@ impl Setup {
         self.karmadactl(&args)
     }
 
+    /// `unregister pm1` with an administrator's kubeconfig, so it may remove the agent's RBAC
+    /// in the plane too.
+    fn unregister_as_admin(&self) -> Run {
+        let dir = self.agent_dir();
+        self.karmadactl(&[
+            "unregister",
+            "pm1",
+            "--cluster-kubeconfig",
+            self.member.kubeconfig.to_str().unwrap(),
+            "--karmada-config",
+            self.plane.kubeconfig.to_str().unwrap(),
+            "--agent-dir",
+            dir.to_str().unwrap(),
+        ])
+    }
+
     fn plane_json(&self, args: &[&str]) -> Option<Value> {
         kubectl_json(&self.plane, args)
     }
@@ -252,19 +268,7 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     // unregister (with an administrator's kubeconfig, so it may remove the agent's RBAC too).
     s.plane.create(&WORK.replace("web-config\n  namespace", "second\n  namespace"));
     eventually("the second Work is applied", || s.member_json(&["deployment", "web", "-n", "default"]));
-    let member = s.member.kubeconfig.to_str().unwrap();
-    let plane = s.plane.kubeconfig.to_str().unwrap();
-    let dir = s.agent_dir();
-    let run = s.karmadactl(&[
-        "unregister",
-        "pm1",
-        "--cluster-kubeconfig",
-        member,
-        "--karmada-config",
-        plane,
-        "--agent-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let run = s.unregister_as_admin();
     assert_eq!(run.code, 0, "unregister failed:\n{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("cluster.cluster.karmada.io \"pm1\" deleted"), "{}", run.stdout);
     assert!(s.plane_json(&["cluster", "pm1"]).is_none());
@@ -280,22 +284,13 @@ fn the_printed_register_command_brings_a_pull_member_whose_agent_applies_works_a
     });
     assert!(s.items(&["csr"]).is_empty(), "no CSR is left");
     assert!(s.member_json(&["deployment", "web", "-n", "default"]).is_none(), "the Works' objects went first");
-    assert!(!dir.exists(), "the local agent's directory is removed");
+    assert!(!s.agent_dir().exists(), "the local agent's directory is removed");
     eventually("the lease is gone", || {
         s.plane_json(&["lease", "pm1", "-n", "karmada-cluster"]).is_none().then_some(())
     });
 
     // Unregistering again finds nothing to remove.
-    let again = s.karmadactl(&[
-        "unregister",
-        "pm1",
-        "--cluster-kubeconfig",
-        member,
-        "--karmada-config",
-        plane,
-        "--agent-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let again = s.unregister_as_admin();
     assert_eq!(again.code, 1);
     assert!(again.stderr.contains("no cluster object pm1 found"), "{}", again.stderr);
 }
@@ -640,4 +635,106 @@ impl Drop for AgentGuard {
             let _ = Command::new("kill").arg(pid.trim()).status();
         }
     }
+}
+
+/// Watches `kind` in the member's `default` namespace (the list first, then changes) and
+/// collects the events kubectl prints, until stopped.
+struct MemberWatch {
+    child: std::process::Child,
+    seen: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl MemberWatch {
+    fn start(member: &Plane, kind: &str) -> MemberWatch {
+        let mut cmd = member.kubectl();
+        cmd.args(["get", kind, "-n", "default", "--watch", "--output-watch-events", "-o", "json"]);
+        let mut child = cmd.stdout(std::process::Stdio::piped()).spawn().expect("kubectl starts");
+        let mut out = child.stdout.take().unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = seen.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut out, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        MemberWatch { child, seen, reader }
+    }
+
+    /// The events so far, as (type, name).
+    fn events(&self) -> Vec<(String, String)> {
+        watch_events(&self.seen)
+    }
+
+    fn stop(mut self) -> Vec<(String, String)> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = self.reader.join();
+        watch_events(&self.seen)
+    }
+}
+
+#[test]
+fn unregister_with_a_policy_still_targeting_the_cluster_removes_its_workload_once() {
+    let s = Setup::new();
+    let _agent = AgentGuard(s.agent_dir());
+    let words = s.printed_register(&[]);
+    let run = s.local_register(&words);
+    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
+    s.plane.create(
+        r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement: {clusterAffinity: {clusterNames: [pm1]}}
+"#,
+    );
+    eventually("the agent applies the propagated Deployment", || {
+        s.member_json(&["deployment", "web", "-n", "default"])
+    });
+    let watch = MemberWatch::start(&s.member, "deployments");
+    eventually("the member watch lists the Deployment", || {
+        watch.events().contains(&("ADDED".into(), "web".into())).then_some(())
+    });
+
+    let run = s.unregister_as_admin();
+    assert_eq!(run.code, 0, "unregister failed:\n{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("cluster.cluster.karmada.io \"pm1\" deleted"), "{}", run.stdout);
+    assert!(s.plane_json(&["cluster", "pm1"]).is_none());
+    assert!(s.member_json(&["deployment", "web", "-n", "default"]).is_none(), "the agent removed the copy");
+    let rb = s.plane_json(&["resourcebinding", "web-deployment", "-n", "default"]).expect("the binding stays");
+    assert!(rb["spec"]["clusters"].as_array().is_none_or(Vec::is_empty), "{}", rb["spec"]);
+    assert!(s.items(&["works", "-n", "karmada-es-pm1"]).is_empty());
+    // Listed once, deleted once, never made again.
+    let events: Vec<(String, String)> = watch.stop().into_iter().filter(|(_, name)| name == "web").collect();
+    let kinds: Vec<&str> = events.iter().map(|(t, _)| t.as_str()).filter(|t| *t != "MODIFIED").collect();
+    assert_eq!(kinds, ["ADDED", "DELETED"], "{events:?}");
+}
+
+/// The events kubectl printed, as (type, name).
+fn watch_events(seen: &std::sync::Mutex<String>) -> Vec<(String, String)> {
+    let text = seen.lock().unwrap().clone();
+    serde_json::Deserializer::from_str(&text)
+        .into_iter::<Value>()
+        .map_while(Result::ok)
+        .map(|e| {
+            (e["type"].as_str().unwrap_or("").into(), e["object"]["metadata"]["name"].as_str().unwrap_or("").into())
+        })
+        .collect()
 }

@@ -1,6 +1,6 @@
 //! `karmadactl unjoin` against a real Karmada plane and simulated members: what it removes on
 //! both sides, dry runs, upstream's refusals, a finalizer nobody removes (timeout, then
-//! `--force`), and a member that is down.
+//! `--force`), a member that is down, and what becomes of the workloads the plane put there.
 
 mod common;
 
@@ -217,4 +217,83 @@ fn unforced_unjoin_fails_when_the_member_is_down() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert_eq!(out.stdout, "cluster.cluster.karmada.io \"member1\" deleted\n");
     assert!(out.stderr.starts_with("error: cannot reach https://127.0.0.1:"), "{}", out.stderr);
+}
+
+/// A Deployment in the plane's `default` namespace and a PropagationPolicy placing it on
+/// `cluster`, preserving the member's copy on deletion when `preserve`.
+fn propagate(plane: &Plane, name: &str, cluster: &str, preserve: bool) {
+    plane.create(
+        &json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name, "namespace": "default"},
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
+                         "template": {"metadata": {"labels": {"app": name}},
+                                      "spec": {"containers": [{"name": name, "image": "nginx"}]}}}})
+        .to_string(),
+    );
+    plane.create(
+        &json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
+                "metadata": {"name": name, "namespace": "default"},
+                "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": name}],
+                         "preserveResourcesOnDeletion": preserve,
+                         "placement": {"clusterAffinity": {"clusterNames": [cluster]}}}})
+        .to_string(),
+    );
+}
+
+fn ready(plane: &Plane, cluster: &str) -> Option<String> {
+    let c = get(plane, &["cluster", cluster])?;
+    let conditions = c["status"]["conditions"].as_array()?.clone();
+    conditions.iter().find(|c| c["type"] == "Ready").and_then(|c| c["status"].as_str().map(String::from))
+}
+
+fn converge(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn unjoin_removes_propagated_workloads_unless_preserved_or_the_member_is_not_ready() {
+    let plane = Plane::start_with(&["--cluster-status-update-frequency", "200ms", "--cluster-failure-threshold", "1s"]);
+    let m1 = member("member1");
+    let mut m2 = member("member2");
+    joined(&plane, "member1", &m1);
+    joined(&plane, "member2", &m2);
+    propagate(&plane, "gone", "member1", false);
+    propagate(&plane, "kept", "member1", true);
+    propagate(&plane, "stays", "member2", false);
+    converge("the three deployments to reach their members", || {
+        get(&m1, &["deployment", "gone"]).is_some()
+            && get(&m1, &["deployment", "kept"]).is_some()
+            && get(&m2, &["deployment", "stays"]).is_some()
+    });
+    let kept_uid = get(&m1, &["deployment", "kept"]).unwrap()["metadata"]["uid"].clone();
+
+    // A Ready member: its Works go, and with them what they put there, before unjoin returns;
+    // the preserved copy stays, still the same object.
+    let out = unjoin(&plane, "member1", None, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "cluster.cluster.karmada.io \"member1\" deleted\n");
+    assert!(get(&plane, &["cluster", "member1"]).is_none());
+    assert!(get(&m1, &["deployment", "gone"]).is_none(), "the propagated copy is removed");
+    let kept = get(&m1, &["deployment", "kept"]).expect("preserveResourcesOnDeletion keeps the copy");
+    assert_eq!(kept["metadata"]["uid"], kept_uid);
+    for binding in ["gone-deployment", "kept-deployment"] {
+        let rb = get(&plane, &["resourcebinding", binding, "-n", "default"]).unwrap();
+        assert!(rb["spec"]["clusters"].as_array().is_none_or(Vec::is_empty), "{binding}: {}", rb["spec"]);
+    }
+
+    // A member that is down cannot be cleaned: unjoin finishes and its copy is left.
+    m2.stop();
+    converge("member2 to turn NotReady", || ready(&plane, "member2").as_deref() == Some("False"));
+    let out = unjoin(&plane, "member2", None, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "cluster.cluster.karmada.io \"member2\" deleted\n");
+    assert!(get(&plane, &["cluster", "member2"]).is_none());
+    let rb = get(&plane, &["resourcebinding", "stays-deployment", "-n", "default"]).unwrap();
+    assert!(rb["spec"]["clusters"].as_array().is_none_or(Vec::is_empty), "{}", rb["spec"]);
+    m2.restart();
+    let stays = get(&m2, &["deployment", "stays"]).expect("the unreachable member's copy is left");
+    assert_eq!(stays["metadata"]["labels"]["karmada.io/managed"], "true");
 }

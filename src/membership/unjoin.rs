@@ -68,7 +68,8 @@ pub async fn delete_cluster(
         Err(e) => return Err(classify(target, format!("deleting cluster {name}"), e)),
     }
     progress(&format!("waiting up to {} for cluster {name} to be removed", opts.wait_text));
-    let finalizers = match wait_gone(&api, target, name, opts.wait).await? {
+    let works: Api<Work> = Api::namespaced(client.clone(), &super::execution_space(name));
+    let finalizers = match wait_gone(&api, target, name, opts.wait, Some((&works, progress))).await? {
         None => return Ok(Removal::Deleted),
         Some(finalizers) => finalizers,
     };
@@ -81,25 +82,41 @@ pub async fn delete_cluster(
     }
     progress(&format!("cluster {name} is still there after {}; removing Karmada's finalizers", opts.wait_text));
     force_remove(client, target, name, progress).await?;
-    match wait_gone(&api, target, name, AFTER_FORCE).await? {
+    match wait_gone(&api, target, name, AFTER_FORCE, None).await? {
         None => Ok(Removal::Deleted),
         Some(finalizers) => Ok(Removal::StillPresent { finalizers }),
     }
 }
 
-/// Polls until the Cluster is gone (`None`) or the time is up (its finalizers then).
+/// Polls until the Cluster is gone (`None`) or the time is up (its finalizers then). With
+/// `works`, says how many Works of the cluster are left whenever that changes: the plane
+/// removes their objects from the member before it lets the Cluster go.
 async fn wait_gone(
     api: &Api<Cluster>,
     target: &Target,
     name: &str,
     wait: Duration,
+    works: Option<(&Api<Work>, Progress<'_>)>,
 ) -> Result<Option<Vec<String>>, MembershipError> {
     let deadline = Instant::now() + wait;
+    let mut reported = None;
     loop {
         let current = api.get_opt(name).await.map_err(|e| classify(target, format!("reading cluster {name}"), e))?;
         let Some(cluster) = current else { return Ok(None) };
         if Instant::now() >= deadline {
             return Ok(Some(cluster.finalizers().to_vec()));
+        }
+        // Progress only: a list that fails (no Work API, no access) says nothing.
+        if let Some((works, progress)) = works
+            && let Ok(list) = works.list_metadata(&ListParams::default()).await
+            && reported != Some(list.items.len())
+        {
+            let left = list.items.len();
+            progress(&match left {
+                0 => format!("the works of cluster {name} are removed; waiting for the bindings to leave it"),
+                n => format!("waiting for {n} works of cluster {name} to be removed from it"),
+            });
+            reported = Some(left);
         }
         tokio::time::sleep(POLL).await;
     }

@@ -1,5 +1,5 @@
-//! `unregister` (§9 of the spec): Works first (their Role goes with the Cluster), then the
-//! Cluster, then the agent and its RBAC on both sides. Every step treats "already gone" as done,
+//! `unregister` (§9 of the spec): the Cluster is marked deleted, its Works go (the agent removes
+//! their member copies), then the Cluster, then the agent and its RBAC on both sides. Every step treats "already gone" as done,
 //! so a run that was interrupted can simply be run again.
 
 use std::path::PathBuf;
@@ -139,12 +139,16 @@ pub async fn unregister(
     }
     let deadline = Instant::now() + opts.wait;
     if cluster.is_some() {
-        delete_works(karmada, name, deadline, opts.wait).await?;
+        // The Cluster is deleted first: its deletionTimestamp is what keeps the scheduler and
+        // the binding controller from giving it new Works, which deleting the Works first (as
+        // upstream does) would have them re-create for as long as a policy targets it. The
+        // execution namespace, and the agent's Role in it, stay until the Works are gone.
         match clusters.delete(name, &DeleteParams::default()).await {
             Ok(_) => {}
             Err(kube::Error::Api(e)) if e.code == 404 => {}
             Err(e) => return Err(e.into()),
         }
+        delete_works(karmada, name, deadline, opts.wait).await?;
         while clusters.get_opt(name).await?.is_some() {
             if Instant::now() >= deadline {
                 return Err(UnregisterError::ClusterRemains { name: name.clone(), seconds: opts.wait.as_secs() }.into());

@@ -1,7 +1,7 @@
 //! The binding controller: turns a scheduled binding into one Work per target cluster in
 //! `karmada-es-<cluster>`, with the template pruned of server fields, the cluster's replica
-//! share, and that cluster's overrides; removes the Works of clusters no longer targeted; and,
-//! when the binding goes, its Works before its finalizer.
+//! share, and that cluster's overrides; removes the Works of clusters no longer targeted or
+//! being removed; and, when the binding goes, its Works before its finalizer.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -59,9 +59,14 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     let mut wanted: HashSet<String> = HashSet::new();
     let mut failures = vec![];
     for target in &targets {
+        // A cluster being removed (unjoin, unregister) gets no Work, and the one it has is
+        // deleted below: re-creating what the removal deletes would never let it finish.
         let Some(cluster) = engine.caches.clusters.get(&ObjectRef::new(&target.name)) else {
             continue;
         };
+        if cluster.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
         let namespace = names::execution_space(&target.name);
         wanted.insert(namespace.clone());
         let mut manifest = prune(&template);

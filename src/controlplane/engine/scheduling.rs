@@ -8,10 +8,12 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use kube::api::{Patch, PatchParams};
 use serde_json::json;
 
-use super::bindings::{self, set_condition};
+use super::bindings::{self, AnyBinding, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
 use super::scheduler::{self, ScheduleInput};
+use crate::karmada::api::cluster::Cluster;
+use crate::karmada::api::work::binding::TargetCluster;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -21,14 +23,14 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         return Ok(());
     }
     let spec = binding.spec();
-    let Some(placement) = spec.placement.as_ref() else {
-        return Ok(());
-    };
-    if spec.suspension.as_ref().and_then(|s| s.scheduling).unwrap_or(false) {
-        return Ok(());
-    }
     let clusters = engine.caches.clusters.state();
     let previous = spec.clusters.clone().unwrap_or_default();
+    let Some(placement) = spec.placement.as_ref() else {
+        return evict_deleting(engine, key, &binding, &clusters, &previous).await;
+    };
+    if spec.suspension.as_ref().and_then(|s| s.scheduling).unwrap_or(false) {
+        return evict_deleting(engine, key, &binding, &clusters, &previous).await;
+    }
     let input = ScheduleInput {
         placement,
         replicas: spec.replicas.unwrap_or(0),
@@ -76,6 +78,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             .await?;
         }
         Err(e) => {
+            evict_deleting(engine, key, &binding, &clusters, &previous).await?;
             let mut first = false;
             bindings::update_status(engine, key, |status| {
                 let mut conditions = status.conditions.take().unwrap_or_default();
@@ -91,5 +94,32 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             }
         }
     }
+    Ok(())
+}
+
+/// Takes clusters being removed out of `spec.clusters` when the binding is not scheduled
+/// again (no fit, suspended, no placement): upstream's taint manager evicts a binding from a
+/// terminating cluster whether or not it fits elsewhere, and the cluster controller releases a
+/// Cluster only once no binding lists it. The resourceVersion makes this a compare-and-swap.
+async fn evict_deleting(
+    engine: &Arc<Engine>,
+    key: &BindingKey,
+    binding: &AnyBinding,
+    clusters: &[Arc<Cluster>],
+    previous: &[TargetCluster],
+) -> Result<(), kube::Error> {
+    let deleting = |name: &str| {
+        clusters.iter().any(|c| c.metadata.name.as_deref() == Some(name) && c.metadata.deletion_timestamp.is_some())
+    };
+    let rest: Vec<&TargetCluster> = previous.iter().filter(|t| !deleting(&t.name)).collect();
+    if rest.len() == previous.len() {
+        return Ok(());
+    }
+    let patch = json!({
+        "metadata": {"resourceVersion": binding.meta().resource_version},
+        "spec": {"clusters": rest},
+    });
+    let written = key.api(&engine.client).patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
+    engine.remember_binding(key, written);
     Ok(())
 }

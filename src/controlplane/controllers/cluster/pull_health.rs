@@ -62,11 +62,9 @@ async fn pass(
     seen: &mut HashMap<String, Seen>,
 ) -> Result<(), kube::Error> {
     let all = clusters.list(&ListParams::default()).await?;
-    let pull: Vec<&Cluster> = all
-        .items
-        .iter()
-        .filter(|c| c.spec.sync_mode == ClusterSyncMode::Pull && c.metadata.deletion_timestamp.is_none())
-        .collect();
+    // A cluster being removed is watched too: its Works wait for its agent while Ready is
+    // True, and a silent agent must not hold them for ever.
+    let pull: Vec<&Cluster> = all.items.iter().filter(|c| c.spec.sync_mode == ClusterSyncMode::Pull).collect();
     seen.retain(|name, _| pull.iter().any(|c| c.name_any() == *name));
     let now = Instant::now();
     for cluster in pull {
@@ -102,6 +100,9 @@ async fn pass(
                 Err(kube::Error::Api(e)) if e.code == 409 || e.code == 404 => continue,
                 Err(e) => return Err(e),
             }
+        }
+        if current.metadata.deletion_timestamp.is_some() {
+            continue;
         }
         if let Err(e) = taints::reconcile(clusters, &current).await {
             tracing::debug!(cluster = %name, error = %e, "could not update the condition taints");

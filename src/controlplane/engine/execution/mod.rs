@@ -331,9 +331,11 @@ async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Res
 }
 
 /// A Work is going: remove from the member what this Work put there (unless it preserves
-/// resources), then release the Work. A cluster that is gone, being removed or not ready
-/// cannot be cleaned, and does not hold the Work. A ready Pull cluster's Works are its agent's
-/// to clean: were the plane to release one first, the agent would never remove the copy.
+/// resources), then release the Work. A ready cluster is cleaned even while it is being
+/// removed (unjoin, unregister), as upstream's execution controller does; a cluster that is
+/// gone or not ready cannot be cleaned, and does not hold the Work. A ready Pull cluster's
+/// Works are its agent's to clean: were the plane to release one first, the agent would never
+/// remove the copy.
 async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Option<&Cluster>) -> Result<(), String> {
     let finalizers = work.metadata.finalizers.clone().unwrap_or_default();
     let Some(index) = finalizers.iter().position(|f| f == names::EXECUTION_FINALIZER) else {
@@ -341,15 +343,12 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
     };
     if let (Scope::Plane, Some(c)) = (&engine.scope, cluster)
         && c.spec.sync_mode == ClusterSyncMode::Pull
-        && c.metadata.deletion_timestamp.is_none()
         && is_ready(c)
     {
         return Ok(());
     }
     let reachable = match &engine.scope {
-        Scope::Plane => cluster.is_some_and(|c| {
-            c.metadata.deletion_timestamp.is_none() && c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)
-        }),
+        Scope::Plane => cluster.is_some_and(|c| c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)),
         // The agent runs beside its member: it can always clean up, even while its Cluster
         // is being removed (unregister deletes the Works first for this reason).
         Scope::Agent { cluster: own } => names::cluster_of_execution_space(&key.namespace) == Some(own.as_str()),
