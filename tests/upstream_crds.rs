@@ -16,16 +16,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Upstream's CRDs in the shared fixtures, found beside the checkout or a level further up
-/// (a worktree sits one directory deeper than the main checkout).
 fn upstream_bases() -> PathBuf {
-    let tail = "shared/fixtures/karmada/crds/bases";
-    root()
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join(tail))
-        .find(|p| p.is_dir())
-        .unwrap_or_else(|| panic!("the upstream CRD fixtures ({tail}) are in no parent directory of the checkout"))
+    common::karmada_fixtures().join("crds/bases")
 }
 
 /// `(file name, text)` of every CRD file upstream ships, from the fixtures.
