@@ -11,7 +11,7 @@ use common::plane::Plane;
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/karmada")
+    common::karmada_fixtures()
 }
 
 const POLICY_KINDS: &[&str] =
@@ -41,14 +41,14 @@ fn policy_documents() -> Vec<(PathBuf, Value)> {
 fn install_karmada_crds(plane: &Plane) {
     let bases = fixtures().join("crds/bases");
     let out = plane.kubectl_ok(&["apply", "-R", "-f", bases.to_str().unwrap()]);
-    // The plane installs its own Karmada CRDs at start, so upstream's replace those
-    // ("configured") and add the rest ("created").
+    // The plane installs every Karmada CRD at start (its generated ones and upstream's copies),
+    // so applying upstream's only adds kubectl's last-applied annotation ("configured").
     assert!(
         out.contains("customresourcedefinition.apiextensions.k8s.io/propagationpolicies.policy.karmada.io configured"),
         "{out}"
     );
     assert!(
-        out.contains("customresourcedefinition.apiextensions.k8s.io/workloadrebalancers.apps.karmada.io created"),
+        out.contains("customresourcedefinition.apiextensions.k8s.io/workloadrebalancers.apps.karmada.io configured"),
         "{out}"
     );
     plane.kubectl_ok(&["wait", "--for=condition=established", "crd", "--all", "--timeout=20s"]);

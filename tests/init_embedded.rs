@@ -398,7 +398,7 @@ fn the_karmada_api_is_served_from_the_start() {
     let row: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(&row[..3], ["member1", "Pull", "Unknown"], "{}", table.stdout);
 
-    let nginx = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/karmada/samples/nginx");
+    let nginx = common::karmada_fixtures().join("samples/nginx");
     let applied = site.kubectl(&["apply", "-f", nginx.to_str().unwrap()]);
     assert_eq!(applied.code, 0, "{}", applied.stderr);
     assert!(

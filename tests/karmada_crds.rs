@@ -19,7 +19,7 @@ fn root() -> PathBuf {
 }
 
 fn upstream_dir() -> PathBuf {
-    root().join("../shared/fixtures/karmada/crds/bases")
+    common::karmada_fixtures().join("crds/bases")
 }
 
 #[test]
@@ -221,7 +221,7 @@ fn generated_crds_pass_the_plane_s_own_crd_checks() {
 
 /// Every document of `kinds` in upstream's sample folders, with the file it came from.
 fn sample_documents(kinds: &[&str]) -> Vec<(PathBuf, Value)> {
-    let base = root().join("../shared/fixtures/karmada");
+    let base = common::karmada_fixtures();
     let mut out = Vec::new();
     for dir in ["samples/nginx", "samples/guestbook", "artifacts/example"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(base.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();

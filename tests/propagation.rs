@@ -48,7 +48,7 @@ spec:
 }
 
 fn fixture(rel: &str) -> String {
-    std::fs::read_to_string(format!("../shared/fixtures/karmada/samples/{rel}")).expect("fixture")
+    std::fs::read_to_string(common::karmada_fixtures().join("samples").join(rel)).expect("fixture")
 }
 
 #[test]

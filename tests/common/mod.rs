@@ -64,6 +64,18 @@ pub fn kubectl_binary(version: &str) -> PathBuf {
     path
 }
 
+/// Upstream Karmada's fixture files (`shared/fixtures/karmada`), found beside the checkout or
+/// further up: a git worktree sits deeper than the main checkout.
+pub fn karmada_fixtures() -> PathBuf {
+    let tail = "shared/fixtures/karmada";
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join(tail))
+        .find(|p| p.is_dir())
+        .unwrap_or_else(|| panic!("the Karmada fixtures ({tail}) are in no parent directory of the checkout"))
+}
+
 /// A kubeconfig with the contexts the CLI tests name: `karmada-apiserver` (current), `c`, and
 /// `member1`. Nothing listens at these servers: tests either stop before contacting them or
 /// expect to fail reaching them.

@@ -1,5 +1,5 @@
 //! Objects a Karmada control plane starts with, as upstream `init` creates them inside Karmada:
-//! the Karmada CRDs, the aggregated view/edit roles for the Karmada API, cluster proxy access for the admin, the
+//! the `karmada-system` namespace, every Karmada CRD, the aggregated view/edit roles for the Karmada API, cluster proxy access for the admin, the
 //! RBAC behind pull-mode registration (bootstrap tokens, CSR auto-approval, agents), and
 //! anonymous read access to `kube-public/cluster-info` only. Created when missing; never
 //! overwritten, so an administrator's changes survive restarts.
@@ -23,6 +23,13 @@ pub async fn run(state: &ApiState) -> Result<(), ApiError> {
         obj["kind"] = json!("CustomResourceDefinition");
         create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", obj).await?;
     }
+    // The kinds without Rust types, as upstream's YAML: upstream components inform on them at
+    // start (karmada-agent's resource interpreter waits for `resourceinterpretercustomizations`).
+    for crd in crate::karmada::upstream_crds::all() {
+        create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", crd).await?;
+    }
+    // Upstream components elect their leaders (Leases) and keep their secrets here.
+    create_if_missing(state, "", "namespaces", system_namespace()).await?;
     for role in cluster_roles() {
         create_if_missing(state, RBAC, "clusterroles", role).await?;
     }
@@ -33,6 +40,14 @@ pub async fn run(state: &ApiState) -> Result<(), ApiError> {
     create_if_missing(state, RBAC, "roles", role).await?;
     create_if_missing(state, RBAC, "rolebindings", binding).await?;
     Ok(())
+}
+
+fn system_namespace() -> Value {
+    let name = crate::wellknown::KARMADA_SYSTEM_NAMESPACE;
+    json!({"apiVersion": "v1", "kind": "Namespace",
+           "metadata": meta(name, json!({"kubernetes.io/metadata.name": name}), None),
+           "spec": {"finalizers": ["kubernetes"]},
+           "status": {"phase": "Active"}})
 }
 
 fn meta(name: &str, labels: Value, annotations: Option<Value>) -> Value {

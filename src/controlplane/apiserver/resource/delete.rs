@@ -2,6 +2,12 @@
 //! (deletionTimestamp) and disappear when the last finalizer is removed; preconditions on uid
 //! and resourceVersion are honoured; dryRun deletes nothing. Foreground and Orphan propagation
 //! mark the object with the garbage collector's finalizer, which finishes the deletion.
+//!
+//! Marking follows kube-apiserver's generic registry for kinds without graceful deletion (every
+//! kind here; Pods are not run): the first mark sets deletionTimestamp, a grace period of 0 and
+//! bumps a generation the object tracks, so controllers that only react to generation changes
+//! see the deletion; a repeated DELETE moves none of them and writes nothing unless the
+//! propagation policy changes the finalizers.
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -68,8 +74,12 @@ pub async fn delete(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
     let policy = opts.propagation(call)?;
     let ns = super::namespace_of(def, call);
     let target = Target { group: &def.group, plural: &def.plural, ns, name: &call.info.name };
-    let obj = delete_one(state, &target, opts.preconditions.as_ref(), policy, dry_run).await?;
-    Ok(json_response(StatusCode::OK, &obj))
+    let (obj, deleted) = delete_or_mark(state, &target, opts.preconditions.as_ref(), policy, dry_run).await?;
+    // kube-apiserver answers 202 only when the client asked for cascading deletion the legacy
+    // way (orphanDependents=false) and the object is still there; 200 otherwise.
+    let legacy_cascade = opts.orphan_dependents == Some(false) || call.param("orphanDependents") == Some("false");
+    let code = if !deleted && legacy_cascade { StatusCode::ACCEPTED } else { StatusCode::OK };
+    Ok(json_response(code, &obj))
 }
 
 /// Which object a delete is about.
@@ -88,6 +98,17 @@ pub async fn delete_one(
     policy: Option<Propagation>,
     dry_run: bool,
 ) -> Result<Value, ApiError> {
+    delete_or_mark(state, target, pre, policy, dry_run).await.map(|(obj, _)| obj)
+}
+
+/// [`delete_one`], also saying whether the object is gone (true) or only marked (false).
+async fn delete_or_mark(
+    state: &ApiState,
+    target: &Target<'_>,
+    pre: Option<&Preconditions>,
+    policy: Option<Propagation>,
+    dry_run: bool,
+) -> Result<(Value, bool), ApiError> {
     let Target { group, plural, ns, name } = *target;
     let key = store_access::key(group, plural, ns, name);
     for _ in 0..MAX_ATTEMPTS {
@@ -116,7 +137,7 @@ pub async fn delete_one(
             }
         }
         if dry_run {
-            return Ok(current);
+            return Ok((current, false));
         }
         if group.is_empty() && plural == "namespaces" {
             state.namespaces.deleting(name);
@@ -129,13 +150,23 @@ pub async fn delete_one(
         let held_by_spec = namespace && !object::namespace_finalizers(&current).is_empty();
         if !finalizers.is_empty() || held_by_spec {
             let deleting = object::marked_for_deletion(&current);
-            if deleting && finalizers == before {
-                return Ok(current);
+            // A namespace still being emptied keeps its finalizers whatever the options say.
+            if deleting && (finalizers == before || held_by_spec) {
+                return Ok((current, false));
             }
             let mut marked = current.clone();
             let meta = object::meta_mut(&mut marked);
             if !deleting {
                 meta.insert("deletionTimestamp".into(), Value::String(object::now_rfc3339()));
+                // kube's markAsDeleting: the first mark is a change of intent controllers must
+                // act on, so a tracked generation moves (only objects that have one).
+                if let Some(generation) = meta.get("generation").and_then(Value::as_i64).filter(|g| *g > 0) {
+                    meta.insert("generation".into(), json!(generation + 1));
+                }
+            }
+            // The namespace registry's own first mark sets no grace period; everything else
+            // goes through the generic store, which marks with a grace period of 0.
+            if !held_by_spec {
                 meta.insert("deletionGracePeriodSeconds".into(), json!(0));
             }
             if finalizers.is_empty() {
@@ -147,13 +178,13 @@ pub async fn delete_one(
                 marked["status"]["phase"] = json!("Terminating");
             }
             match state.store.update(&key, object::to_stored_bytes(&marked), rev).await {
-                Ok(new_rev) => return Ok(object::with_resource_version(marked, new_rev)),
+                Ok(new_rev) => return Ok((object::with_resource_version(marked, new_rev), false)),
                 Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
                 Err(e) => return Err(store_access::store_error(e, group, plural, name)),
             }
         }
         match state.store.delete(&key, Some(rev)).await {
-            Ok((del_rev, _)) => return Ok(object::with_resource_version(current, del_rev)),
+            Ok((del_rev, _)) => return Ok((object::with_resource_version(current, del_rev), true)),
             Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
             Err(crate::controlplane::store::StoreError::NotFound { .. }) => {
                 return Err(ApiError::not_found(group, plural, name));

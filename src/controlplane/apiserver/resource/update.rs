@@ -133,7 +133,7 @@ pub async fn finish(
         object::meta_mut(&mut new).insert("managedFields".into(), entries);
     }
     carry_server_fields(&current, &mut new);
-    if def.tracks_generation() && object::spec_changed(&current, &new) {
+    if sub.is_empty() && generation_moves(def, &current, &new) {
         let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
@@ -173,6 +173,27 @@ pub async fn finish(
         .map_err(|e| store_access::store_error(e, &def.group, &def.plural, name))?;
     state.metrics.record_commit(started.elapsed());
     Ok((object::with_resource_version(new, rev), StatusCode::OK, warnings))
+}
+
+/// Whether an update of the object itself moves `metadata.generation`, as kube-apiserver's
+/// strategies decide: a change outside metadata and status; for a custom resource without a
+/// status subresource a status change too (its status is ordinary content then); for a
+/// Deployment an annotation change too (annotations are copied to its ReplicaSets).
+fn generation_moves(def: &ResourceDef, old: &Value, new: &Value) -> bool {
+    if !def.tracks_generation() {
+        return false;
+    }
+    if object::spec_changed(old, new) {
+        return true;
+    }
+    if def.is_custom() && def.subresource("status").is_none() && old.get("status") != new.get("status") {
+        return true;
+    }
+    // kube compares the maps semantically: absent and empty are the same.
+    let annotations = |v: &Value| {
+        v.pointer("/metadata/annotations").filter(|a| a.as_object().is_some_and(|m| !m.is_empty())).cloned()
+    };
+    (def.group.as_str(), def.plural.as_str()) == ("apps", "deployments") && annotations(old) != annotations(new)
 }
 
 /// Fields clients cannot change on update: identity and lifecycle, as stored.
