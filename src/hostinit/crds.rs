@@ -42,8 +42,19 @@ pub struct CrdSet {
     pub patches: Vec<(String, String)>,
 }
 
+/// A CRD as its Kubernetes type serialises it.
+fn typed_crd(crd: Value) -> Value {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let typed: CustomResourceDefinition = serde_json::from_value(crd).expect("an embedded upstream CRD is a CRD");
+    let mut v = serde_json::to_value(&typed).unwrap_or_default();
+    v["apiVersion"] = json!("apiextensions.k8s.io/v1");
+    v["kind"] = json!("CustomResourceDefinition");
+    v
+}
+
 impl CrdSet {
-    /// The CRDs this binary serves in the embedded plane, with upstream's two patches.
+    /// The CRDs this binary serves in the embedded plane (every CRD upstream's release installs:
+    /// the generated ones and upstream's own YAML for the rest), with upstream's two patches.
     pub fn builtin() -> Self {
         let bases = crate::karmada::crds::all()
             .into_iter()
@@ -53,6 +64,9 @@ impl CrdSet {
                 v["kind"] = json!("CustomResourceDefinition");
                 v
             })
+            // Through the typed CRD, as every other host object is rendered: upstream's YAML
+            // writes some numbers as integers where the type holds a float.
+            .chain(crate::karmada::upstream_crds::all().into_iter().map(typed_crd))
             .collect();
         let patches = vec![
             ("resourcebindings.work.karmada.io".to_string(), PATCH_RESOURCEBINDINGS.to_string()),
