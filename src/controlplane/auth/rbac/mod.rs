@@ -2,6 +2,7 @@
 
 mod aggregate;
 mod authorize;
+mod escalation;
 mod policy;
 mod rules;
 mod selector;
@@ -9,6 +10,7 @@ mod snapshot;
 
 pub use aggregate::aggregate_cluster_roles;
 pub use authorize::{RulesReview, authorize, review_rules, rules_for};
+pub use escalation::{confirm_no_escalation, full_authority};
 pub use policy::default_policy;
 pub use rules::rule_allows;
 pub use snapshot::RbacSnapshot;
