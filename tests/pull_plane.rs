@@ -181,7 +181,7 @@ fn requests_that_are_not_an_agents_wait_for_a_human() {
     let plane = Plane::start();
     let token = bootstrap_token(&plane);
     let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
-    let (_, wrong_org) = request(&plane, "wrong-org", "/O=system:masters/CN=system:karmada:agent:m1", None);
+    let (_, wrong_org) = request(&plane, "wrong-org", "/O=system:nodes/CN=system:karmada:agent:m1", None);
     create_csr(&plane, &bootstrap, "wrong-org", &wrong_org, AGENT_USAGES);
     let (_, with_san) =
         request(&plane, "with-san", "/O=system:karmada:agents/CN=system:karmada:agent:m1", Some("DNS:m1.example"));
@@ -222,7 +222,7 @@ fn requests_that_are_not_an_agents_wait_for_a_human() {
     plane.kubectl_ok(&["certificate", "approve", "wrong-org"]);
     let (obj, pem) = wait_certificate(&plane, "wrong-org");
     assert_eq!(condition_types(&obj), ["Approved"]);
-    assert_eq!(check_certificate(&plane, "wrong-org", &pem), "subject=CN=system:karmada:agent:m1,O=system:masters");
+    assert_eq!(check_certificate(&plane, "wrong-org", &pem), "subject=CN=system:karmada:agent:m1,O=system:nodes");
 
     // Usages a client certificate cannot have make the signer fail the request, saying why.
     plane.kubectl_ok(&["certificate", "approve", "extra-usage"]);
