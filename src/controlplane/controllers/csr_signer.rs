@@ -105,7 +105,7 @@ fn sign(
         .map_err(|_| "spec.request is not a PEM certificate request".to_string())?;
     // Admission refuses such requests; one stored some other way is still never issued.
     let info = crate::pki::inspect_csr(request)
-        .map_err(|e| format!("unable to parse the request: {}", crate::error::with_causes(&e)))?;
+        .map_err(|e| format!("unable to sign the request: {}", crate::error::with_causes(&e)))?;
     if csr_admission::requests_masters(&info.subject.organizations) {
         return Err(csr_admission::masters_refusal());
     }
@@ -196,6 +196,14 @@ mod tests {
             "use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed"
         );
         assert!(sign(&ca(), year, &request(&["dev"]), Timestamp::now()).unwrap().contains("BEGIN CERTIFICATE"));
+        let mut garbage = request(&["dev"]);
+        garbage.spec.request =
+            ByteString(b"-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n".to_vec());
+        let message = sign(&ca(), year, &garbage, Timestamp::now()).unwrap_err();
+        assert!(
+            message.starts_with("unable to sign the request: ") && message.contains("could not be parsed"),
+            "{message}"
+        );
     }
 
     #[test]
