@@ -14,6 +14,7 @@ use crate::controlplane::registry::ResourceDef;
 
 use super::admission::CSR;
 use super::dispatch::Call;
+use super::object;
 use super::state::ApiState;
 
 /// Runs the plugins on a create (`old` is `None`) or update of a CSR, after validation.
@@ -30,7 +31,9 @@ pub fn check(
     if let Some(old) = old {
         check_conditions(def, &call.info.subresource, old, new)?;
     }
-    let forbidden = |why: String| ApiError::forbidden_message(&def.group, &def.plural, name_of(new), &why);
+    let forbidden = |why: String| {
+        ApiError::forbidden_message(&def.group, &def.plural, object::meta_str(new, "name").unwrap_or_default(), &why)
+    };
     match (call.info.subresource.as_str(), old) {
         ("", None) => subject_restriction(new).map_err(forbidden),
         ("approval", Some(_)) => {
@@ -84,7 +87,7 @@ fn check_conditions(def: &ResourceDef, subresource: &str, old: &Value, new: &Val
     if causes.is_empty() {
         return Ok(());
     }
-    Err(ApiError::invalid(&def.group, &def.kind, name_of(new), causes))
+    Err(ApiError::invalid(&def.group, &def.kind, object::meta_str(new, "name").unwrap_or_default(), causes))
 }
 
 /// CertificateSubjectRestriction: the client signer never gets a request for `system:masters`.
@@ -118,23 +121,11 @@ fn authorized_for_signer(state: &ApiState, user: &UserInfo, verb: &str, signer: 
     let snapshot = state.rbac();
     let domain = signer.split('/').next().unwrap_or_default();
     [signer.to_string(), format!("{domain}/*")].into_iter().any(|name| {
-        let attrs = Attributes {
-            user: user.clone(),
-            verb: verb.into(),
-            api_group: CSR.0.into(),
-            resource: "signers".into(),
-            name,
-            resource_request: true,
-            ..Attributes::default()
-        };
+        let attrs = Attributes::resource(user, verb, CSR.0, "signers", "", &name);
         authorize(&snapshot, &attrs).is_allowed()
     })
 }
 
 fn signer_of(csr: &Value) -> &str {
     csr.pointer("/spec/signerName").and_then(Value::as_str).unwrap_or_default()
-}
-
-fn name_of(obj: &Value) -> &str {
-    obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default()
 }

@@ -13,6 +13,7 @@ use crate::controlplane::auth::{Attributes, authorize};
 use crate::controlplane::registry::ResourceDef;
 
 use super::dispatch::Call;
+use super::object;
 use super::state::ApiState;
 use super::store_access;
 
@@ -60,11 +61,12 @@ fn check_role(
     let snapshot = state.rbac();
     // As kube's `RoleEscalationAuthorized`: the name is the URL's, so `escalate` limited to
     // some resourceNames never covers a POST to the collection.
-    let escalate = attributes(call, "escalate", RBAC_GROUP, &def.plural, &call.info.name, &call.info.namespace);
+    let escalate =
+        Attributes::resource(&call.user, "escalate", RBAC_GROUP, &def.plural, &call.info.namespace, &call.info.name);
     if authorize(&snapshot, &escalate).is_allowed() {
         return Ok(());
     }
-    let name = name_of(new);
+    let name = object::meta_str(new, "name").unwrap_or_default();
     let rules: Vec<PolicyRule> = decode(new.get("rules"))?;
     confirm_no_escalation(&snapshot, &call.user, &call.info.namespace, &rules)
         .map_err(|why| ApiError::forbidden_message(&def.group, &def.plural, name, &why))?;
@@ -94,7 +96,7 @@ async fn check_binding(state: &ApiState, def: &ResourceDef, call: &Call, new: &V
         other => return Err(ApiError::internal(&format!("unsupported role reference kind: {}", go_quote(other)))),
     };
     let snapshot = state.rbac();
-    let bind = attributes(call, "bind", &role_ref.api_group, role_plural, &role_ref.name, namespace);
+    let bind = Attributes::resource(&call.user, "bind", &role_ref.api_group, role_plural, namespace, &role_ref.name);
     if authorize(&snapshot, &bind).is_allowed() {
         return Ok(());
     }
@@ -103,8 +105,9 @@ async fn check_binding(state: &ApiState, def: &ResourceDef, call: &Call, new: &V
         return Err(ApiError::not_found(RBAC_GROUP, role_plural, &role_ref.name));
     };
     let rules: Vec<PolicyRule> = decode(role.get("rules"))?;
-    confirm_no_escalation(&snapshot, &call.user, namespace, &rules)
-        .map_err(|why| ApiError::forbidden_message(&def.group, &def.plural, name_of(new), &why))
+    confirm_no_escalation(&snapshot, &call.user, namespace, &rules).map_err(|why| {
+        ApiError::forbidden_message(&def.group, &def.plural, object::meta_str(new, "name").unwrap_or_default(), &why)
+    })
 }
 
 /// kube's `ValidateRoleBindingUpdate`: `roleRef: Invalid value: rbac.RoleRef{…}: cannot change roleRef`.
@@ -123,7 +126,7 @@ fn check_role_ref_unchanged(def: &ResourceDef, old: &Value, new: &Value) -> Resu
     Err(ApiError::invalid(
         &def.group,
         &def.kind,
-        name_of(new),
+        object::meta_str(new, "name").unwrap_or_default(),
         vec![Cause::invalid("roleRef", BadValue::Json(shown), "cannot change roleRef")],
     ))
 }
@@ -141,23 +144,6 @@ fn only_gc_fields_differ(old: &Value, new: &Value) -> bool {
         obj
     };
     strip(old) == strip(new)
-}
-
-fn attributes(call: &Call, verb: &str, group: &str, resource: &str, name: &str, namespace: &str) -> Attributes {
-    Attributes {
-        user: call.user.clone(),
-        verb: verb.into(),
-        namespace: namespace.into(),
-        api_group: group.into(),
-        resource: resource.into(),
-        name: name.into(),
-        resource_request: true,
-        ..Attributes::default()
-    }
-}
-
-fn name_of(obj: &Value) -> &str {
-    obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default()
 }
 
 /// A validated field as its type; absent or null is the type's default.

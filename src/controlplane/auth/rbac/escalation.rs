@@ -148,18 +148,8 @@ fn go_list(values: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::tests::rule;
     use super::*;
-
-    fn rule(verbs: &[&str], groups: &[&str], resources: &[&str], names: &[&str]) -> PolicyRule {
-        let v = |x: &[&str]| (!x.is_empty()).then(|| x.iter().map(|s| s.to_string()).collect());
-        PolicyRule {
-            verbs: verbs.iter().map(|s| s.to_string()).collect(),
-            api_groups: v(groups),
-            resources: v(resources),
-            resource_names: v(names),
-            non_resource_urls: None,
-        }
-    }
 
     fn urls(verbs: &[&str], urls: &[&str]) -> PolicyRule {
         PolicyRule {

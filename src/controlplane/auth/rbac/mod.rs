@@ -38,6 +38,23 @@ pub struct Attributes {
     pub path: String,
 }
 
+impl Attributes {
+    /// A resource request with no subresource: what the API server asks about a user itself
+    /// (`escalate` a role, `bind` it, `approve` or `sign` for a signer).
+    pub fn resource(user: &UserInfo, verb: &str, group: &str, resource: &str, namespace: &str, name: &str) -> Self {
+        Attributes {
+            user: user.clone(),
+            verb: verb.into(),
+            namespace: namespace.into(),
+            api_group: group.into(),
+            resource: resource.into(),
+            name: name.into(),
+            resource_request: true,
+            ..Attributes::default()
+        }
+    }
+}
+
 /// The answer for one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
