@@ -104,6 +104,19 @@ pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
     }
 }
 
+/// Admission that depends on who writes, run after validation on every create (`old` is
+/// `None`) and update: RBAC escalation prevention and the certificate plugins.
+pub async fn check_requester(
+    state: &ApiState,
+    def: &ResourceDef,
+    call: &super::dispatch::Call,
+    old: Option<&Value>,
+    new: &Value,
+) -> Result<(), ApiError> {
+    super::rbac_escalation::check(state, def, call, old, new).await?;
+    super::csr_admission::check(state, def, call, old, new)
+}
+
 /// Validates an object about to be stored. Returns the warnings to send (unknown fields under
 /// `fieldValidation=Warn`, the default) or the 400/422 error.
 pub fn validate(

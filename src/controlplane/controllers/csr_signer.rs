@@ -6,7 +6,8 @@
 //! usages must include client auth and may add digital signature and key encipherment, which
 //! become the key usages; the lifetime is `spec.expirationSeconds` (at least 10 minutes) capped
 //! at the plane's leaf validity and the CA's own expiry, with notBefore five minutes back for
-//! clock skew. A request that cannot be signed gets a `Failed` condition saying why.
+//! clock skew. A request that cannot be signed gets a `Failed` condition saying why; one for
+//! `O=system:masters` is never signed, however it got stored.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +22,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client};
 
 use super::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
+use crate::controlplane::apiserver::csr_admission;
 use crate::pki::{CertificateAuthority, ExtendedKeyUsage, KeyUsage, Validity};
 
 /// Kubernetes refuses `expirationSeconds` below this.
@@ -101,6 +103,12 @@ fn sign(
 ) -> Result<String, String> {
     let request = std::str::from_utf8(&csr.spec.request.0)
         .map_err(|_| "spec.request is not a PEM certificate request".to_string())?;
+    // Admission refuses such requests; one stored some other way is still never issued.
+    let info = crate::pki::inspect_csr(request)
+        .map_err(|e| format!("unable to sign the request: {}", crate::error::with_causes(&e)))?;
+    if csr_admission::requests_masters(&info.subject.organizations) {
+        return Err(csr_admission::masters_refusal());
+    }
     let key_usages = key_usages(&csr.spec.usages.clone().unwrap_or_default())?;
     let validity = validity(ca, max_validity, csr.spec.expiration_seconds, now)?;
     ca.sign_csr_with_key_usages(request, &validity, &key_usages, &[ExtendedKeyUsage::ClientAuth])
@@ -167,6 +175,35 @@ mod tests {
         assert_eq!(v.not_after(), v.not_before() + SignedDuration::from_secs(365 * 86400));
         let v = validity(&ca, year, None, now).unwrap();
         assert_eq!(v.not_after(), v.not_before() + SignedDuration::from_secs(365 * 86400));
+    }
+
+    #[test]
+    fn a_stored_request_for_system_masters_is_never_signed() {
+        let key = crate::pki::PrivateKey::generate(Default::default()).unwrap();
+        let request = |orgs: &[&str]| {
+            let subject = crate::pki::Subject::new("mallory").with_organizations(orgs.iter().copied());
+            let pem = crate::pki::create_csr(&key, &subject).unwrap();
+            serde_json::from_value::<CertificateSigningRequest>(serde_json::json!({
+                "metadata": {"name": "c"},
+                "spec": {"signerName": KUBE_APISERVER_CLIENT_SIGNER, "usages": ["client auth"],
+                         "request": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, pem)},
+            }))
+            .unwrap()
+        };
+        let year = Duration::from_secs(365 * 86400);
+        assert_eq!(
+            sign(&ca(), year, &request(&["dev", "system:masters"]), Timestamp::now()).unwrap_err(),
+            "use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed"
+        );
+        assert!(sign(&ca(), year, &request(&["dev"]), Timestamp::now()).unwrap().contains("BEGIN CERTIFICATE"));
+        let mut garbage = request(&["dev"]);
+        garbage.spec.request =
+            ByteString(b"-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n".to_vec());
+        let message = sign(&ca(), year, &garbage, Timestamp::now()).unwrap_err();
+        assert!(
+            message.starts_with("unable to sign the request: ") && message.contains("could not be parsed"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -138,6 +138,7 @@ pub async fn finish(
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
     let warnings = admission::validate(state, def, &mut new, raw, call.param("fieldValidation"))?;
+    admission::check_requester(state, def, call, Some(&current), &new).await?;
     if !applied {
         super::managed::record(def, call, Some(&current), &mut new);
     }

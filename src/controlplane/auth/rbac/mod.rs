@@ -2,6 +2,7 @@
 
 mod aggregate;
 mod authorize;
+mod escalation;
 mod policy;
 mod rules;
 mod selector;
@@ -9,6 +10,7 @@ mod snapshot;
 
 pub use aggregate::aggregate_cluster_roles;
 pub use authorize::{RulesReview, authorize, review_rules, rules_for};
+pub use escalation::{confirm_no_escalation, full_authority};
 pub use policy::default_policy;
 pub use rules::rule_allows;
 pub use snapshot::RbacSnapshot;
@@ -34,6 +36,23 @@ pub struct Attributes {
     pub resource_request: bool,
     /// The request path; what non-resource rules match.
     pub path: String,
+}
+
+impl Attributes {
+    /// A resource request with no subresource: what the API server asks about a user itself
+    /// (`escalate` a role, `bind` it, `approve` or `sign` for a signer).
+    pub fn resource(user: &UserInfo, verb: &str, group: &str, resource: &str, namespace: &str, name: &str) -> Self {
+        Attributes {
+            user: user.clone(),
+            verb: verb.into(),
+            namespace: namespace.into(),
+            api_group: group.into(),
+            resource: resource.into(),
+            name: name.into(),
+            resource_request: true,
+            ..Attributes::default()
+        }
+    }
 }
 
 /// The answer for one request.

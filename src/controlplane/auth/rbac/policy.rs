@@ -93,6 +93,15 @@ pub fn default_policy() -> (Vec<ClusterRole>, Vec<ClusterRoleBinding>) {
             &[],
             vec![res(&["create"], &["certificates.k8s.io"], &["certificatesigningrequests/selfnodeclient"])],
         ),
+        // Who may approve requests for the client signer, for an administrator to grant.
+        role(
+            "system:certificates.k8s.io:kube-apiserver-client-approver",
+            &[],
+            vec![PolicyRule {
+                resource_names: Some(vec!["kubernetes.io/kube-apiserver-client".into()]),
+                ..res(&["approve"], &["certificates.k8s.io"], &["signers"])
+            }],
+        ),
         role(
             "system:service-account-issuer-discovery",
             &[],
@@ -359,5 +368,28 @@ mod tests {
         let discovery = &get("system:discovery").rules.as_ref().unwrap()[0];
         assert_eq!(discovery.non_resource_urls.as_ref().unwrap()[0], "/api");
         assert_eq!(WRITE.len(), 5);
+    }
+
+    #[test]
+    fn the_client_signer_approver_may_approve_that_signer_only() {
+        use crate::controlplane::auth::UserInfo;
+        use crate::controlplane::auth::rbac::{Attributes, RbacSnapshot, authorize};
+        let (roles, _) = default_policy();
+        let grant = ClusterRoleBinding {
+            subjects: Some(vec![Subject { kind: "User".into(), name: "approver".into(), ..Subject::default() }]),
+            ..binding("system:certificates.k8s.io:kube-apiserver-client-approver", &[])
+        };
+        let snapshot = RbacSnapshot::new(vec![], roles, vec![], vec![grant]);
+        let approve = |signer: &str| Attributes {
+            user: UserInfo { name: "approver".into(), ..UserInfo::default() },
+            verb: "approve".into(),
+            api_group: "certificates.k8s.io".into(),
+            resource: "signers".into(),
+            name: signer.into(),
+            resource_request: true,
+            ..Attributes::default()
+        };
+        assert!(authorize(&snapshot, &approve("kubernetes.io/kube-apiserver-client")).is_allowed());
+        assert!(!authorize(&snapshot, &approve("kubernetes.io/kubelet-serving")).is_allowed());
     }
 }

@@ -63,10 +63,16 @@ fn non_resource_url_matches(rule: &PolicyRule, path: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn rule(verbs: &[&str], groups: &[&str], resources: &[&str], names: &[&str]) -> PolicyRule {
+    /// A resource rule; empty lists are left out. Shared with the escalation tests.
+    pub(in crate::controlplane::auth::rbac) fn rule(
+        verbs: &[&str],
+        groups: &[&str],
+        resources: &[&str],
+        names: &[&str],
+    ) -> PolicyRule {
         let v = |x: &[&str]| (!x.is_empty()).then(|| x.iter().map(|s| s.to_string()).collect());
         PolicyRule {
             verbs: verbs.iter().map(|s| s.to_string()).collect(),

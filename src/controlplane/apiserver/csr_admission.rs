@@ -1,0 +1,131 @@
+//! kube-apiserver's certificate admission plugins for CertificateSigningRequests
+//! (plugin/pkg/admission/certificates/{approval,signing,subjectrestriction}): approving needs
+//! `approve` on the signer, issuing needs `sign` on it, and nobody may ask the client signer
+//! for a `system:masters` certificate.
+
+use base64::Engine as _;
+use serde_json::Value;
+
+use crate::controlplane::apimachinery::{ApiError, Cause, go_quote};
+use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
+use crate::controlplane::auth::{Attributes, UserInfo, authorize};
+use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
+use crate::controlplane::registry::ResourceDef;
+
+use super::admission::CSR;
+use super::dispatch::Call;
+use super::object;
+use super::state::ApiState;
+
+/// Runs the plugins on a create (`old` is `None`) or update of a CSR, after validation.
+pub fn check(
+    state: &ApiState,
+    def: &ResourceDef,
+    call: &Call,
+    old: Option<&Value>,
+    new: &Value,
+) -> Result<(), ApiError> {
+    if (def.group.as_str(), def.plural.as_str()) != CSR {
+        return Ok(());
+    }
+    if let Some(old) = old {
+        check_conditions(def, &call.info.subresource, old, new)?;
+    }
+    let forbidden = |why: String| {
+        ApiError::forbidden_message(&def.group, &def.plural, object::meta_str(new, "name").unwrap_or_default(), &why)
+    };
+    match (call.info.subresource.as_str(), old) {
+        ("", None) => subject_restriction(new).map_err(forbidden),
+        ("approval", Some(_)) => {
+            // The signer name cannot change, so the new object's is the one approved.
+            let signer = signer_of(new);
+            if authorized_for_signer(state, &call.user, "approve", signer) {
+                return Ok(());
+            }
+            Err(forbidden(format!("user not permitted to approve requests with signerName {}", go_quote(signer))))
+        }
+        ("status", Some(old)) => {
+            let status = |obj: &Value, field: &str| obj.get("status").and_then(|s| s.get(field)).cloned();
+            if status(old, "certificate") == status(new, "certificate")
+                && status(old, "conditions") == status(new, "conditions")
+            {
+                return Ok(());
+            }
+            let signer = signer_of(old);
+            if authorized_for_signer(state, &call.user, "sign", signer) {
+                return Ok(());
+            }
+            Err(forbidden(format!("user not permitted to sign requests with signerName {}", go_quote(signer))))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The condition rules of kube's CSR update validation, which runs before the plugins: no
+/// write removes an Approved, Denied or Failed condition, and only `/approval` adds Approved or
+/// Denied (so `sign` alone never approves).
+fn check_conditions(def: &ResourceDef, subresource: &str, old: &Value, new: &Value) -> Result<(), ApiError> {
+    let count = |obj: &Value, type_: &str| {
+        let conditions = obj.pointer("/status/conditions").and_then(Value::as_array);
+        conditions.into_iter().flatten().filter(|c| c.get("type").and_then(Value::as_str) == Some(type_)).count()
+    };
+    let mut causes = Vec::new();
+    for type_ in ["Approved", "Denied", "Failed"] {
+        if count(new, type_) < count(old, type_) {
+            let why = format!("updates may not remove a condition of type {}", go_quote(type_));
+            causes.push(Cause::forbidden("status.conditions", &why));
+        }
+    }
+    if subresource != "approval" {
+        for type_ in ["Approved", "Denied"] {
+            if count(new, type_) > count(old, type_) {
+                let why = format!("updates may not add a condition of type {}", go_quote(type_));
+                causes.push(Cause::forbidden("status.conditions", &why));
+            }
+        }
+    }
+    if causes.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::invalid(&def.group, &def.kind, object::meta_str(new, "name").unwrap_or_default(), causes))
+}
+
+/// CertificateSubjectRestriction: the client signer never gets a request for `system:masters`.
+fn subject_restriction(csr: &Value) -> Result<(), String> {
+    if signer_of(csr) != KUBE_APISERVER_CLIENT_SIGNER {
+        return Ok(());
+    }
+    let request = csr.pointer("/spec/request").and_then(Value::as_str).unwrap_or_default();
+    let pem = base64::engine::general_purpose::STANDARD.decode(request).unwrap_or_default();
+    let info = crate::pki::inspect_csr(&String::from_utf8_lossy(&pem))
+        .map_err(|e| format!("failed to parse CSR: {}", crate::error::with_causes(&e)))?;
+    if requests_masters(&info.subject.organizations) {
+        return Err(masters_refusal());
+    }
+    Ok(())
+}
+
+/// Whether a request's organizations (its groups once signed) include `system:masters`.
+pub fn requests_masters(organizations: &[String]) -> bool {
+    organizations.iter().any(|o| o == PRIVILEGED_GROUP)
+}
+
+/// kube's refusal of a `system:masters` request to the client signer.
+pub fn masters_refusal() -> String {
+    format!("use of {KUBE_APISERVER_CLIENT_SIGNER} signer with {PRIVILEGED_GROUP} group is not allowed")
+}
+
+/// kube's `IsAuthorizedForSignerName`: `verb` on `certificates.k8s.io/signers` named by the
+/// signer, or by its domain with `/*` (`example.com/*` for `example.com/foo`).
+fn authorized_for_signer(state: &ApiState, user: &UserInfo, verb: &str, signer: &str) -> bool {
+    let snapshot = state.rbac();
+    let domain = signer.split('/').next().unwrap_or_default();
+    [signer.to_string(), format!("{domain}/*")].into_iter().any(|name| {
+        let attrs = Attributes::resource(user, verb, CSR.0, "signers", "", &name);
+        authorize(&snapshot, &attrs).is_allowed()
+    })
+}
+
+fn signer_of(csr: &Value) -> &str {
+    csr.pointer("/spec/signerName").and_then(Value::as_str).unwrap_or_default()
+}
