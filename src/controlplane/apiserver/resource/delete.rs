@@ -67,6 +67,15 @@ pub async fn delete(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
     let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
     let policy = opts.propagation(call)?;
     let ns = super::namespace_of(def, call);
+    crate::controlplane::apiserver::rbac_generator_admission::check_delete(
+        state,
+        &call.user,
+        &def.group,
+        &def.plural,
+        ns,
+        &call.info.name,
+    )
+    .await?;
     let target = Target { group: &def.group, plural: &def.plural, ns, name: &call.info.name };
     let obj = delete_one(state, &target, opts.preconditions.as_ref(), policy, dry_run).await?;
     Ok(json_response(StatusCode::OK, &obj))
