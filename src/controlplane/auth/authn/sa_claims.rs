@@ -1,7 +1,7 @@
 //! What a verified service-account token says, and the checks against the objects it names.
 
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::{Pod, Secret, ServiceAccount};
+use k8s_openapi::api::core::v1::{Node, Pod, Secret, ServiceAccount};
 use subtle::ConstantTimeEq;
 
 use super::user::{CREDENTIAL_ID_KEY, UserInfo, service_account_groups, service_account_username};
@@ -17,20 +17,21 @@ const INVALID_SINCE_LABEL: &str = "kubernetes.io/legacy-token-invalid-since";
 pub enum BoundObject {
     Secret { name: String, uid: String },
     Pod { name: String, uid: String },
+    Node { name: String, uid: String },
 }
 
 impl BoundObject {
     /// The object's name.
     pub fn name(&self) -> &str {
         match self {
-            BoundObject::Secret { name, .. } | BoundObject::Pod { name, .. } => name,
+            BoundObject::Secret { name, .. } | BoundObject::Pod { name, .. } | BoundObject::Node { name, .. } => name,
         }
     }
 
     /// The object's UID.
     pub fn uid(&self) -> &str {
         match self {
-            BoundObject::Secret { uid, .. } | BoundObject::Pod { uid, .. } => uid,
+            BoundObject::Secret { uid, .. } | BoundObject::Pod { uid, .. } | BoundObject::Node { uid, .. } => uid,
         }
     }
 }
@@ -163,6 +164,19 @@ impl ServiceAccountClaims {
             return Err(AuthError::TokenInvalidated);
         }
         check_uid("pod", pod.metadata.uid.as_deref(), Some(uid))
+    }
+
+    /// For a Node-bound token, the Node named by its [`BoundObject`] must exist, not be being
+    /// deleted and have the bound UID. Other tokens pass.
+    pub fn check_node(&self, node: Option<&Node>) -> Result<(), AuthError> {
+        let Some(BoundObject::Node { uid, .. }) = self.bound_object() else {
+            return Ok(());
+        };
+        let node = node.ok_or(AuthError::TokenInvalidated)?;
+        if node.metadata.deletion_timestamp.is_some() {
+            return Err(AuthError::TokenInvalidated);
+        }
+        check_uid("node", node.metadata.uid.as_deref(), Some(uid))
     }
 }
 

@@ -157,6 +157,7 @@ impl ServiceAccountTokens {
             jti: self.uuid()?,
             kubernetes: KubernetesClaims {
                 namespace: spec.namespace.clone(),
+                node: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Node { .. })).map(object_ref),
                 pod: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Pod { .. })).map(object_ref),
                 secret: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Secret { .. })).map(object_ref),
                 serviceaccount: Ref { name: spec.service_account_name.clone(), uid: spec.service_account_uid.clone() },
