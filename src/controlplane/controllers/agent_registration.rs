@@ -27,20 +27,17 @@ pub async fn claim(client: &Client, cluster: &str, token_id: &str) -> Result<Res
     let space = crate::membership::execution_space(cluster);
     let existing = namespaces.get_opt(&space).await?;
     let holder = existing.as_ref().and_then(|ns| ns.annotations().get(REGISTERED_BY_TOKEN_ANNOTATION).cloned());
-    match holder.as_deref() {
-        Some(holder) if holder == token_id => return Ok(Ok(())),
-        Some(_) => {
-            return Ok(Err(format!(
-                "cluster {cluster} is being registered or is registered with another bootstrap token"
-            )));
-        }
-        None => {}
+    if holder.as_deref() == Some(token_id) {
+        return Ok(Ok(()));
     }
     let clusters: Api<Cluster> = Api::all(client.clone());
     if clusters.get_opt(cluster).await?.is_some() {
         return Ok(Err(format!(
             "cluster {cluster} is already registered; a bootstrap token cannot obtain the identity of a registered member's agent"
         )));
+    }
+    if holder.is_some() {
+        return Ok(Err(format!("cluster {cluster} is being registered with another bootstrap token")));
     }
     match existing {
         Some(ns) if ns.metadata.deletion_timestamp.is_some() => {
