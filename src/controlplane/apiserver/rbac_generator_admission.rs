@@ -63,7 +63,7 @@ pub async fn check_create(
         }
         _ => return refuse(&scope_message()),
     };
-    ensure_unregistered(state, group, plural, name, cluster).await
+    ensure_unregistered(state, group, plural, name, cluster, false).await
 }
 
 /// Refuses a delete by the generator of anything but its own certificate request and the agent
@@ -101,7 +101,9 @@ pub async fn check_delete(
         }
         _ => return refuse(),
     };
-    ensure_unregistered(state, group, plural, name, cluster).await
+    // A failed register deletes the Cluster its agent made, then these: a Cluster being
+    // deleted no longer holds them.
+    ensure_unregistered(state, group, plural, name, cluster, true).await
 }
 
 fn scope_message() -> String {
@@ -114,12 +116,14 @@ async fn ensure_unregistered(
     plural: &str,
     name: &str,
     cluster: &str,
+    deleting_counts_as_gone: bool,
 ) -> Result<(), ApiError> {
     if !crate::validation::dns1123_label(cluster).is_empty() {
         return Err(ApiError::forbidden_message(group, plural, name, &scope_message()));
     }
     let cluster_group = <crate::karmada::api::cluster::Cluster as kube::Resource>::group(&());
-    if store_access::get(state, &cluster_group, "clusters", None, cluster).await?.is_some() {
+    let existing = store_access::get(state, &cluster_group, "clusters", None, cluster).await?;
+    if existing.is_some_and(|(c, _)| !(deleting_counts_as_gone && super::object::marked_for_deletion(&c))) {
         return Err(ApiError::forbidden_message(
             group,
             plural,
