@@ -8,11 +8,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use common::Run;
 use common::plane::Plane;
+use common::{Run, eventually};
 use serde_json::{Value, json};
 
 const AGENT_USAGES: &str = "  - digital signature\n  - key encipherment\n  - client auth\n";
@@ -22,41 +21,10 @@ fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 fn karmadactl(plane: &Plane, args: &[&str]) -> Run {
     let mut cmd = common::karmadactl(plane.dir.path());
     cmd.env("KUBECONFIG", &plane.kubeconfig).args(args);
     common::run(cmd)
-}
-
-fn bootstrap_token(plane: &Plane) -> String {
-    let out = karmadactl(plane, &["token", "create"]);
-    assert_eq!(out.code, 0, "token create failed: {}", out.stderr);
-    out.stdout.trim().to_string()
-}
-
-/// A kubeconfig for the plane whose user has the given `user:` fields (YAML, indented 4).
-fn kubeconfig(plane: &Plane, name: &str, user: &str) -> PathBuf {
-    let ca = b64(plane.ca_pem().as_bytes());
-    let text = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: plane\n  cluster:\n    server: {}\n    certificate-authority-data: {ca}\nusers:\n- name: u\n  user:\n{user}contexts:\n- name: c\n  context:\n    cluster: plane\n    user: u\ncurrent-context: c\n",
-        plane.url
-    );
-    plane.file(&format!("{name}.kubeconfig"), &text)
-}
-
-fn token_kubeconfig(plane: &Plane, name: &str, token: &str) -> PathBuf {
-    kubeconfig(plane, name, &format!("    token: {token}\n"))
 }
 
 /// Files the CSR `name` for user `cn` (group system:karmada:agents) as the user of `as_user`;
@@ -110,8 +78,8 @@ fn forbidden(run: &Run, message: &str) {
 #[test]
 fn a_bootstrap_token_cannot_become_an_administrator_or_an_existing_member() {
     let plane = Plane::start();
-    let token = bootstrap_token(&plane);
-    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let token = plane.bootstrap_token();
+    let bootstrap = plane.token_kubeconfig("bootstrap", &token);
 
     // The generator's role is not upstream's */*/* any more.
     let role: Value = serde_json::from_str(&plane.kubectl_ok(&[
@@ -128,8 +96,7 @@ fn a_bootstrap_token_cannot_become_an_administrator_or_an_existing_member() {
     let (verdict, cert) = decided(&plane, "agent-rbac-generator-x1abcde");
     assert_eq!(verdict["type"], "Approved", "{verdict}");
     let cert_path = plane.file("generator.crt", &cert.expect("the generator is issued"));
-    let generator = kubeconfig(
-        &plane,
+    let generator = plane.user_kubeconfig(
         "generator",
         &format!("    client-certificate: {}\n    client-key: {}\n", cert_path.display(), key.display()),
     );
@@ -226,7 +193,7 @@ fn a_bootstrap_token_cannot_become_an_administrator_or_an_existing_member() {
     let (verdict, cert) = decided(&plane, "fresh-1");
     assert_eq!(verdict["type"], "Approved", "{verdict}");
     assert!(cert.is_some());
-    let other = token_kubeconfig(&plane, "other", &bootstrap_token(&plane));
+    let other = plane.token_kubeconfig("other", &plane.bootstrap_token());
     file_agent_csr(&plane, &other, "fresh-2", "system:karmada:agent:fresh");
     let (verdict, cert) = decided(&plane, "fresh-2");
     assert_eq!(verdict["type"], "Denied", "{verdict}");
@@ -275,51 +242,30 @@ fn a_secret_bound_token_dies_with_its_secret() {
     plane.kubectl_ok(&["create", "secret", "generic", "anchor", "-n", "default", "--from-literal=k=v"]);
     let uid = plane.kubectl_ok(&["get", "secret", "anchor", "-n", "default", "-o", "jsonpath={.metadata.uid}"]);
 
-    let wrong = plane.kubectl_run(&[
-        "create",
-        "token",
-        "robot",
-        "-n",
-        "default",
-        "--bound-object-kind=Secret",
-        "--bound-object-name=anchor",
-        "--bound-object-uid=00000000-0000-0000-0000-000000000000",
-    ]);
+    let wrong = create_token(
+        &plane,
+        &["--bound-object-name=anchor", "--bound-object-uid=00000000-0000-0000-0000-000000000000"],
+    );
     assert_ne!(wrong.code, 0);
     assert!(
         wrong.stderr.contains("Operation cannot be fulfilled on Secret \"anchor\": the UID in the bound object reference (00000000-0000-0000-0000-000000000000) does not match the UID in record. The object might have been deleted and then recreated"),
         "{}",
         wrong.stderr
     );
-    let missing = plane.kubectl_run(&[
-        "create",
-        "token",
-        "robot",
-        "-n",
-        "default",
-        "--bound-object-kind=Secret",
-        "--bound-object-name=nowhere",
-    ]);
+    let missing = create_token(&plane, &["--bound-object-name=nowhere"]);
     assert_ne!(missing.code, 0);
     assert!(missing.stderr.contains("secrets \"nowhere\" not found"), "{}", missing.stderr);
 
-    let token = plane.kubectl_ok(&[
-        "create",
-        "token",
-        "robot",
-        "-n",
-        "default",
-        "--bound-object-kind=Secret",
-        "--bound-object-name=anchor",
-        &format!("--bound-object-uid={uid}"),
-    ]);
+    let made = create_token(&plane, &["--bound-object-name=anchor", &format!("--bound-object-uid={uid}")]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let token = made.stdout;
     let token = token.trim();
     let payload = token.split('.').nth(1).unwrap();
     let claims: Value =
         serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
     assert_eq!(claims["kubernetes.io"]["secret"], json!({"name": "anchor", "uid": uid}));
 
-    let as_robot = token_kubeconfig(&plane, "robot", token);
+    let as_robot = plane.token_kubeconfig("robot", token);
     let who = plane.kubectl_as(&as_robot, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"]);
     assert_eq!(who.stdout, "system:serviceaccount:default:robot", "{}", who.stderr);
 
@@ -327,6 +273,13 @@ fn a_secret_bound_token_dies_with_its_secret() {
     let after = plane.kubectl_as(&as_robot, &["auth", "whoami"]);
     assert_ne!(after.code, 0);
     assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
+}
+
+/// `kubectl create token robot` bound to a Secret, with more `--bound-object-*` flags.
+fn create_token(plane: &Plane, bound: &[&str]) -> Run {
+    let mut args = vec!["create", "token", "robot", "-n", "default", "--bound-object-kind=Secret"];
+    args.extend_from_slice(bound);
+    plane.kubectl_run(&args)
 }
 
 /// Stops the local agent a test started, even when the test fails half-way.
