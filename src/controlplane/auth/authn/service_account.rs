@@ -261,6 +261,36 @@ mod tests {
     }
 
     #[test]
+    fn a_node_bound_token_names_the_node_and_lives_with_it() {
+        let t = tokens();
+        let now: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        let node = BoundObject::Node { name: "n1".into(), uid: "nu".into() };
+        let spec = BoundTokenSpec {
+            namespace: "ns".into(),
+            service_account_name: "sa".into(),
+            service_account_uid: "u1".into(),
+            expiration_seconds: 3600,
+            bound_object: Some(node.clone()),
+            ..Default::default()
+        };
+        let (token, _) = t.issue_bound_token(&spec, now).unwrap();
+        assert_eq!(payload_of(&token)["kubernetes.io"]["node"], serde_json::json!({"name": "n1", "uid": "nu"}));
+        let claims = t.verify(&token, now).unwrap();
+        assert_eq!(claims.bound_object(), Some(&node));
+        let node_with = |uid: &str| -> k8s_openapi::api::core::v1::Node {
+            serde_json::from_value(serde_json::json!({"metadata": {"name": "n1", "uid": uid}})).unwrap()
+        };
+        assert_eq!(claims.check_node(Some(&node_with("nu"))), Ok(()));
+        assert_eq!(claims.check_node(None), Err(AuthError::TokenInvalidated));
+        assert!(matches!(
+            claims.check_node(Some(&node_with("other"))),
+            Err(AuthError::BoundObjectUidMismatch { kind: "node", .. })
+        ));
+        // A Node-bound token is not checked against pods.
+        assert_eq!(claims.check_pod(None), Ok(()));
+    }
+
+    #[test]
     fn leeway_is_one_minute() {
         let t = tokens();
         let now: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
