@@ -2,7 +2,7 @@
 //! a bootstrap token registers one new cluster and nothing more (the RBAC generator identity it
 //! can still obtain is confined; an existing member's agent identity is denied), a full
 //! `register --agent-mode local` still brings a Ready cluster, and a TokenRequest token bound
-//! to a Secret stops authenticating once that Secret is gone.
+//! to a Secret or Pod stops authenticating once that object is gone.
 
 mod common;
 
@@ -270,6 +270,63 @@ fn a_secret_bound_token_dies_with_its_secret() {
     assert_eq!(who.stdout, "system:serviceaccount:default:robot", "{}", who.stderr);
 
     plane.kubectl_ok(&["delete", "secret", "anchor", "-n", "default"]);
+    let after = plane.kubectl_as(&as_robot, &["auth", "whoami"]);
+    assert_ne!(after.code, 0);
+    assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
+}
+
+/// A Pod-bound token carries the pod, is refused for a pod of another service account or an
+/// object kind kube cannot bind to, and dies with its pod.
+#[test]
+fn a_pod_bound_token_dies_with_its_pod() {
+    let plane = Plane::start();
+    plane.kubectl_ok(&["create", "serviceaccount", "robot", "-n", "default"]);
+    plane.kubectl_ok(&["create", "serviceaccount", "other", "-n", "default"]);
+    for (pod, sa) in [("mine", "robot"), ("theirs", "other")] {
+        plane.create(
+            &json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": pod, "namespace": "default"},
+                    "spec": {"serviceAccountName": sa, "containers": [{"name": "c", "image": "busybox"}]}})
+            .to_string(),
+        );
+    }
+    let theirs = plane.kubectl_run(&[
+        "create",
+        "token",
+        "robot",
+        "-n",
+        "default",
+        "--bound-object-kind=Pod",
+        "--bound-object-name=theirs",
+    ]);
+    assert_ne!(theirs.code, 0);
+    assert!(
+        theirs.stderr.contains(
+            "cannot bind token for serviceaccount \"robot\" to pod running with different serviceaccount name."
+        ),
+        "{}",
+        theirs.stderr
+    );
+    let uid = plane.kubectl_ok(&["get", "pod", "mine", "-n", "default", "-o", "jsonpath={.metadata.uid}"]);
+    let token = plane.kubectl_ok(&[
+        "create",
+        "token",
+        "robot",
+        "-n",
+        "default",
+        "--bound-object-kind=Pod",
+        "--bound-object-name=mine",
+    ]);
+    let token = token.trim();
+    let payload = token.split('.').nth(1).unwrap();
+    let claims: Value =
+        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    assert_eq!(claims["kubernetes.io"]["pod"], json!({"name": "mine", "uid": uid}));
+    let as_robot = plane.token_kubeconfig("robot", token);
+    let who = plane.kubectl_as(&as_robot, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.extra}"]);
+    assert_eq!(who.code, 0, "{}", who.stderr);
+    assert!(who.stdout.contains(&format!("\"authentication.kubernetes.io/pod-uid\":[\"{uid}\"]")), "{}", who.stdout);
+
+    plane.kubectl_ok(&["delete", "pod", "mine", "-n", "default", "--grace-period=0", "--force"]);
     let after = plane.kubectl_as(&as_robot, &["auth", "whoami"]);
     assert_ne!(after.code, 0);
     assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
