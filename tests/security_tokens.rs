@@ -244,7 +244,11 @@ fn a_secret_bound_token_dies_with_its_secret() {
 
     let wrong = create_token(
         &plane,
-        &["--bound-object-name=anchor", "--bound-object-uid=00000000-0000-0000-0000-000000000000"],
+        &[
+            "--bound-object-kind=Secret",
+            "--bound-object-name=anchor",
+            "--bound-object-uid=00000000-0000-0000-0000-000000000000",
+        ],
     );
     assert_ne!(wrong.code, 0);
     assert!(
@@ -252,31 +256,28 @@ fn a_secret_bound_token_dies_with_its_secret() {
         "{}",
         wrong.stderr
     );
-    let missing = create_token(&plane, &["--bound-object-name=nowhere"]);
+    let missing = create_token(&plane, &["--bound-object-kind=Secret", "--bound-object-name=nowhere"]);
     assert_ne!(missing.code, 0);
     assert!(missing.stderr.contains("secrets \"nowhere\" not found"), "{}", missing.stderr);
 
-    let made = create_token(&plane, &["--bound-object-name=anchor", &format!("--bound-object-uid={uid}")]);
+    let made = create_token(
+        &plane,
+        &["--bound-object-kind=Secret", "--bound-object-name=anchor", &format!("--bound-object-uid={uid}")],
+    );
     assert_eq!(made.code, 0, "{}", made.stderr);
-    let token = made.stdout;
-    let token = token.trim();
-    let payload = token.split('.').nth(1).unwrap();
-    let claims: Value =
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
-    assert_eq!(claims["kubernetes.io"]["secret"], json!({"name": "anchor", "uid": uid}));
+    let token = made.stdout.trim();
+    assert_eq!(kubernetes_claim(token)["secret"], json!({"name": "anchor", "uid": uid}));
 
     let as_robot = plane.token_kubeconfig("robot", token);
     let who = plane.kubectl_as(&as_robot, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"]);
     assert_eq!(who.stdout, "system:serviceaccount:default:robot", "{}", who.stderr);
 
     plane.kubectl_ok(&["delete", "secret", "anchor", "-n", "default"]);
-    let after = plane.kubectl_as(&as_robot, &["auth", "whoami"]);
-    assert_ne!(after.code, 0);
-    assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
+    unauthorized(&plane, &as_robot);
 }
 
-/// A Pod-bound token carries the pod, is refused for a pod of another service account or an
-/// object kind kube cannot bind to, and dies with its pod.
+/// A Pod-bound token carries the pod, is refused for a pod of another service account, and
+/// dies with its pod.
 #[test]
 fn a_pod_bound_token_dies_with_its_pod() {
     let plane = Plane::start();
@@ -289,15 +290,7 @@ fn a_pod_bound_token_dies_with_its_pod() {
             .to_string(),
         );
     }
-    let theirs = plane.kubectl_run(&[
-        "create",
-        "token",
-        "robot",
-        "-n",
-        "default",
-        "--bound-object-kind=Pod",
-        "--bound-object-name=theirs",
-    ]);
+    let theirs = create_token(&plane, &["--bound-object-kind=Pod", "--bound-object-name=theirs"]);
     assert_ne!(theirs.code, 0);
     assert!(
         theirs.stderr.contains(
@@ -307,36 +300,39 @@ fn a_pod_bound_token_dies_with_its_pod() {
         theirs.stderr
     );
     let uid = plane.kubectl_ok(&["get", "pod", "mine", "-n", "default", "-o", "jsonpath={.metadata.uid}"]);
-    let token = plane.kubectl_ok(&[
-        "create",
-        "token",
-        "robot",
-        "-n",
-        "default",
-        "--bound-object-kind=Pod",
-        "--bound-object-name=mine",
-    ]);
-    let token = token.trim();
-    let payload = token.split('.').nth(1).unwrap();
-    let claims: Value =
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
-    assert_eq!(claims["kubernetes.io"]["pod"], json!({"name": "mine", "uid": uid}));
+    let made = create_token(&plane, &["--bound-object-kind=Pod", "--bound-object-name=mine"]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let token = made.stdout.trim();
+    assert_eq!(kubernetes_claim(token)["pod"], json!({"name": "mine", "uid": uid}));
     let as_robot = plane.token_kubeconfig("robot", token);
     let who = plane.kubectl_as(&as_robot, &["auth", "whoami", "-o", "jsonpath={.status.userInfo.extra}"]);
     assert_eq!(who.code, 0, "{}", who.stderr);
     assert!(who.stdout.contains(&format!("\"authentication.kubernetes.io/pod-uid\":[\"{uid}\"]")), "{}", who.stdout);
 
     plane.kubectl_ok(&["delete", "pod", "mine", "-n", "default", "--grace-period=0", "--force"]);
-    let after = plane.kubectl_as(&as_robot, &["auth", "whoami"]);
-    assert_ne!(after.code, 0);
-    assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
+    unauthorized(&plane, &as_robot);
 }
 
-/// `kubectl create token robot` bound to a Secret, with more `--bound-object-*` flags.
+/// `kubectl create token robot -n default` with `--bound-object-*` flags.
 fn create_token(plane: &Plane, bound: &[&str]) -> Run {
-    let mut args = vec!["create", "token", "robot", "-n", "default", "--bound-object-kind=Secret"];
+    let mut args = vec!["create", "token", "robot", "-n", "default"];
     args.extend_from_slice(bound);
     plane.kubectl_run(&args)
+}
+
+/// The `kubernetes.io` claim of a service-account JWT.
+fn kubernetes_claim(token: &str) -> Value {
+    let payload = token.split('.').nth(1).expect("a JWT");
+    let claims: Value =
+        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    claims["kubernetes.io"].clone()
+}
+
+/// The token no longer authenticates: kubectl's answer to a 401.
+fn unauthorized(plane: &Plane, kubeconfig: &Path) {
+    let after = plane.kubectl_as(kubeconfig, &["auth", "whoami"]);
+    assert_ne!(after.code, 0);
+    assert!(after.stderr.contains("error: You must be logged in to the server (Unauthorized)"), "{}", after.stderr);
 }
 
 /// Stops the local agent a test started, even when the test fails half-way.
