@@ -33,29 +33,6 @@ fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
     }
 }
 
-/// A new bootstrap token from `karmadactl token create`.
-fn bootstrap_token(plane: &Plane) -> String {
-    let mut cmd = common::karmadactl(plane.dir.path());
-    cmd.args(["token", "create", "--kubeconfig"]).arg(&plane.kubeconfig);
-    let out = common::run(cmd);
-    assert_eq!(out.code, 0, "token create failed: {}", out.stderr);
-    out.stdout.trim().to_string()
-}
-
-/// A kubeconfig for the plane whose user has the given `user:` fields (YAML, indented 4).
-fn kubeconfig(plane: &Plane, name: &str, user: &str) -> PathBuf {
-    let ca = b64(plane.ca_pem().as_bytes());
-    let text = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: plane\n  cluster:\n    server: {}\n    certificate-authority-data: {ca}\nusers:\n- name: u\n  user:\n{user}contexts:\n- name: c\n  context:\n    cluster: plane\n    user: u\ncurrent-context: c\n",
-        plane.url
-    );
-    plane.file(&format!("{name}.kubeconfig"), &text)
-}
-
-fn token_kubeconfig(plane: &Plane, name: &str, token: &str) -> PathBuf {
-    kubeconfig(plane, name, &format!("    token: {token}\n"))
-}
-
 fn openssl(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("openssl").current_dir(dir).args(args).output().expect("openssl runs");
     assert!(out.status.success(), "openssl {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -141,8 +118,8 @@ fn check_certificate(plane: &Plane, name: &str, pem: &str) -> String {
 #[test]
 fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent() {
     let plane = Plane::start();
-    let token = bootstrap_token(&plane);
-    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let token = plane.bootstrap_token();
+    let bootstrap = plane.token_kubeconfig("bootstrap", &token);
     let (key, req) = request(&plane, "member1", "/O=system:karmada:agents/CN=system:karmada:agent:member1", None);
     create_csr(&plane, &bootstrap, "member1-agent", &req, AGENT_USAGES);
 
@@ -163,8 +140,7 @@ fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent()
     );
 
     let cert_path = plane.dir.path().join("member1.crt");
-    let agent = kubeconfig(
-        &plane,
+    let agent = plane.user_kubeconfig(
         "agent",
         &format!("    client-certificate: {}\n    client-key: {}\n", cert_path.display(), key.display()),
     );
@@ -179,8 +155,8 @@ fn a_bootstrap_token_gets_an_agent_certificate_that_authenticates_as_the_agent()
 #[test]
 fn requests_that_are_not_an_agents_wait_for_a_human() {
     let plane = Plane::start();
-    let token = bootstrap_token(&plane);
-    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let token = plane.bootstrap_token();
+    let bootstrap = plane.token_kubeconfig("bootstrap", &token);
     let (_, wrong_org) = request(&plane, "wrong-org", "/O=system:nodes/CN=system:karmada:agent:m1", None);
     create_csr(&plane, &bootstrap, "wrong-org", &wrong_org, AGENT_USAGES);
     let (_, with_san) =
@@ -199,7 +175,7 @@ fn requests_that_are_not_an_agents_wait_for_a_human() {
         "--serviceaccount=default:requester",
     ]);
     let sa_token = plane.kubectl_ok(&["create", "token", "requester", "-n", "default"]);
-    let sa = token_kubeconfig(&plane, "requester", sa_token.trim());
+    let sa = plane.token_kubeconfig("requester", sa_token.trim());
     create_csr(&plane, &sa, "no-permission", &agent, AGENT_USAGES);
 
     // The approver handles requests in the order it sees them: once a later, valid request is
@@ -261,8 +237,8 @@ fn an_unparsable_request_for_the_client_signer_is_refused() {
 #[test]
 fn a_bootstrap_token_may_request_certificates_and_read_cluster_info_only() {
     let plane = Plane::start();
-    let token = bootstrap_token(&plane);
-    let bootstrap = token_kubeconfig(&plane, "bootstrap", &token);
+    let token = plane.bootstrap_token();
+    let bootstrap = plane.token_kubeconfig("bootstrap", &token);
     let secret = plane
         .kubectl_as(&bootstrap, &["get", "secret", "-n", "kube-system", &format!("bootstrap-token-{}", &token[..6])]);
     assert_eq!(secret.code, 1, "reading a Secret must be refused: {}", secret.stdout);

@@ -98,7 +98,8 @@ pub fn objects(cluster: &str, cluster_namespace: &str, upstream: bool) -> Vec<Va
     ]
 }
 
-/// What the built-in agent uses and nothing more. Lists and watches of Clusters are allowed
+/// What the built-in agent uses and nothing more (deleting its own Cluster is how a failed
+/// `register` takes it back, as the generator may not delete Clusters). Lists and watches of Clusters are allowed
 /// only with the field selector `metadata.name=<cluster>` (the name then counts for
 /// resourceNames, as in kube-apiserver).
 fn own_only(cluster: &str) -> Vec<Value> {
@@ -111,7 +112,7 @@ fn own_only(cluster: &str) -> Vec<Value> {
     vec![
         json!({"apiVersion": RBAC_V1, "kind": "ClusterRole", "metadata": {"name": cr, "labels": labels()},
         "rules": [
-            {"apiGroups": [group], "resources": ["clusters"], "resourceNames": [cluster], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [group], "resources": ["clusters"], "resourceNames": [cluster], "verbs": ["get", "list", "watch", "delete"]},
             {"apiGroups": [group], "resources": ["clusters"], "verbs": ["create"]},
             {"apiGroups": [group], "resources": ["clusters/status"], "resourceNames": [cluster], "verbs": ["update"]},
             {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "resourceNames": [cluster], "verbs": ["get", "update"]},

@@ -81,6 +81,8 @@ struct Created {
     plane: Vec<ObjectId>,
     member: Vec<ObjectId>,
     local_agent: bool,
+    /// The agent's own client: the generator may not delete a Cluster, the agent its own.
+    agent: Option<Client>,
 }
 
 /// `member_id` is the member's kube-system UID, read by the caller (which can name the member
@@ -156,6 +158,7 @@ pub async fn register(
         )
         .await?;
         let agent_kubeconfig = super::agent_kubeconfig(&found.server, &found.ca_pem, &opts.cluster_name, &agent_cert);
+        created.agent = Some(super::client_from(&agent_kubeconfig).await?);
         match opts.mode {
             AgentMode::Deployment => deploy(member, opts, &agent_kubeconfig, &mut created, remaining()).await,
             AgentMode::Local => run_local(opts, &agent_kubeconfig, &mut created, remaining()).await,
@@ -367,7 +370,7 @@ async fn roll_back(generator: &Client, member: &Client, opts: &RegisterOptions, 
         if let Err(e) = local_agent::remove(&opts.agent_dir) {
             tracing::warn!(error = %e, "removing the local agent failed");
         }
-        let clusters: Api<Cluster> = Api::all(generator.clone());
+        let clusters: Api<Cluster> = Api::all(created.agent.clone().unwrap_or_else(|| generator.clone()));
         if let Ok(Some(c)) = clusters.get_opt(&opts.cluster_name).await
             && c.spec.id.as_deref() == Some(member_id)
         {

@@ -140,3 +140,15 @@ impl KubeEnv {
         run(cmd)
     }
 }
+
+/// Polls `check` until it returns a value, failing with `what` after a generous deadline.
+pub fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting until {what}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

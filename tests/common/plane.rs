@@ -148,6 +148,31 @@ impl Plane {
     pub fn ca_pem(&self) -> String {
         std::fs::read_to_string(self.data_dir.join("pki/ca.crt")).expect("the plane wrote its CA")
     }
+
+    /// A kubeconfig for this plane whose user has the given `user:` fields (YAML, indented 4).
+    pub fn user_kubeconfig(&self, name: &str, user: &str) -> PathBuf {
+        use base64::Engine as _;
+        let ca = base64::engine::general_purpose::STANDARD.encode(self.ca_pem().as_bytes());
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: plane\n  cluster:\n    server: {}\n    certificate-authority-data: {ca}\nusers:\n- name: u\n  user:\n{user}contexts:\n- name: c\n  context:\n    cluster: plane\n    user: u\ncurrent-context: c\n",
+            self.url
+        );
+        self.file(&format!("{name}.kubeconfig"), &text)
+    }
+
+    /// A kubeconfig for this plane that authenticates with a bearer token.
+    pub fn token_kubeconfig(&self, name: &str, token: &str) -> PathBuf {
+        self.user_kubeconfig(name, &format!("    token: {token}\n"))
+    }
+
+    /// A new bootstrap token from `karmadactl token create`.
+    pub fn bootstrap_token(&self) -> String {
+        let mut cmd = super::karmadactl(self.dir.path());
+        cmd.args(["token", "create", "--kubeconfig"]).arg(&self.kubeconfig);
+        let out = super::run(cmd);
+        assert_eq!(out.code, 0, "token create failed: {}", out.stderr);
+        out.stdout.trim().to_string()
+    }
 }
 
 impl Drop for Plane {

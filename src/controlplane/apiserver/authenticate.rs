@@ -45,6 +45,34 @@ pub async fn authenticate(
     Ok(user)
 }
 
+/// A bound token lives only as long as the Secret, Pod or Node it is bound to (and that
+/// object's UID), as kube-apiserver's service-account token validator checks.
+async fn check_bound_object(
+    state: &ApiState,
+    token: &str,
+    claims: &crate::controlplane::auth::authn::ServiceAccountClaims,
+) -> Result<(), crate::controlplane::auth::AuthError> {
+    use crate::controlplane::auth::authn::BoundObject;
+    let ns = Some(claims.namespace.as_str());
+    match claims.bound_object() {
+        None => Ok(()),
+        Some(BoundObject::Secret { name, .. }) => {
+            let secret: Option<Secret> = store_access::get_typed(state, "", "secrets", ns, name).await;
+            claims.check_secret(token, secret.as_ref())
+        }
+        Some(BoundObject::Pod { name, .. }) => {
+            let pod: Option<k8s_openapi::api::core::v1::Pod> =
+                store_access::get_typed(state, "", "pods", ns, name).await;
+            claims.check_pod(pod.as_ref())
+        }
+        Some(BoundObject::Node { name, .. }) => {
+            let node: Option<k8s_openapi::api::core::v1::Node> =
+                store_access::get_typed(state, "", "nodes", None, name).await;
+            claims.check_node(node.as_ref())
+        }
+    }
+}
+
 /// Checks a bearer token against what it refers to (its Secret, its ServiceAccount).
 async fn authenticate_token(state: &ApiState, token: &str) -> Result<UserInfo, ApiError> {
     let now = jiff::Timestamp::now();
@@ -66,6 +94,7 @@ async fn authenticate_token(state: &ApiState, token: &str) -> Result<UserInfo, A
                     store_access::get_typed(state, "", "secrets", Some(&claims.namespace), &secret_name).await;
                 claims.check_secret(token, secret.as_ref()).map_err(|_| ApiError::unauthorized())?;
             }
+            check_bound_object(state, token, &claims).await.map_err(|_| ApiError::unauthorized())?;
             Ok(claims.user_info())
         }
         BearerKind::Unknown => Err(ApiError::unauthorized()),

@@ -22,6 +22,7 @@ pub mod nonresource;
 pub mod object;
 pub mod pki;
 pub mod rbac_escalation;
+pub mod rbac_generator_admission;
 pub mod resource;
 pub mod scale;
 pub mod served_json;
@@ -31,6 +32,7 @@ pub mod state;
 pub mod store_access;
 pub mod table;
 pub mod tls;
+pub mod token_binding;
 pub mod token_cache;
 pub mod validation;
 

@@ -159,9 +159,18 @@ async fn token_request(state: &ApiState, call: &Call) -> Result<Response, ApiErr
             )],
         ));
     }
+    let bound_object = super::token_binding::resolve(state, ns, name, &spec).await?;
+    let spec = crate::controlplane::auth::authn::BoundTokenSpec {
+        namespace: ns.into(),
+        service_account_name: name.into(),
+        service_account_uid: uid,
+        audiences,
+        expiration_seconds: seconds,
+        bound_object,
+    };
     let (token, expiration) = state
         .sa_tokens
-        .issue_bound(ns, name, &uid, &audiences, seconds, jiff::Timestamp::now())
+        .issue_bound_token(&spec, jiff::Timestamp::now())
         .map_err(|e| ApiError::internal(&format!("could not issue the token: {e}")))?;
     req["apiVersion"] = json!("authentication.k8s.io/v1");
     req["kind"] = json!("TokenRequest");

@@ -4,9 +4,9 @@
 //! request verifies the JWT's signature and reads the ServiceAccount and Secret again.
 //!
 //! Entries are keyed by the token's SHA-256, so the cache holds no token. Unlike
-//! kube-apiserver's, the cache is also emptied whenever a Secret or ServiceAccount changes
-//! ([`follow_revocations`]), so deleting one revokes its tokens as soon as the server sees the
-//! change, not up to 10 s later.
+//! kube-apiserver's, the cache is also emptied whenever a Secret or ServiceAccount changes, or a
+//! Pod or Node (what a bound token may be bound to) is deleted ([`follow_revocations`]), so
+//! deleting one revokes its tokens as soon as the server sees the change, not up to 10 s later.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,26 +79,33 @@ impl TokenCache {
     }
 }
 
-/// Empties the cache on every change to a Secret or ServiceAccount (tokens are checked
-/// against both), on every replica sharing the store, until the store closes.
+/// Empties the cache on every change to a Secret or ServiceAccount and every deletion of a Pod
+/// or Node (tokens are checked against them), on every replica sharing the store, until the
+/// store closes. Pods change often and only their deletion (or replacement, which deletes)
+/// ends a token, so their other changes keep the cache.
 pub async fn follow_revocations(state: Arc<ApiState>) {
     loop {
         let rev = state.store.current_revision();
         // Whatever changed while no watch ran is covered by starting empty.
         state.token_cache.clear();
-        let watches = ["secrets", "serviceaccounts"]
+        let watches = ["secrets", "serviceaccounts", "pods", "nodes"]
             .map(|resource| state.store.watch(&store_access::prefix("", resource, None), rev));
         let streams = match watches {
-            [Ok(a), Ok(b)] => futures::stream::select(a, b),
-            [Err(StoreError::Closed), _] | [_, Err(StoreError::Closed)] => return,
+            [Ok(a), Ok(b), Ok(c), Ok(d)] => futures::stream::select_all([a, b, c, d]),
+            ref w if w.iter().any(|w| matches!(w, Err(StoreError::Closed))) => return,
             _ => {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 continue;
             }
         };
         let mut streams = std::pin::pin!(streams);
+        let pods = store_access::prefix("", "pods", None);
+        let nodes = store_access::prefix("", "nodes", None);
         while let Some(ev) = streams.next().await {
             match ev {
+                Ok(ev)
+                    if ev.kind != crate::controlplane::store::EventKind::Deleted
+                        && (ev.kv.key.starts_with(&pods) || ev.kv.key.starts_with(&nodes)) => {}
                 Ok(_) => state.token_cache.clear(),
                 Err(StoreError::Closed) => return,
                 Err(_) => break,

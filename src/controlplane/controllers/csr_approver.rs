@@ -7,6 +7,11 @@
 //! SubjectAccessReview asks whether the requester (the `spec.username`/`groups` the API server
 //! recorded) may `create certificatesigningrequests/selfclusteragent` (renewing its own
 //! certificate) or `…/clusteragent`. Anything else is left for a human to approve or deny.
+//!
+//! Unlike upstream, a bootstrap-token requester gets an agent identity only for a cluster name
+//! it may claim (`agent_registration`): a name held by another token, or a registered member's,
+//! is denied. The RBAC generator's identity it may still get, for upstream `register`'s sake;
+//! `rbac_generator_admission` confines what that identity can do.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -24,12 +29,14 @@ use crate::pki::{CsrInfo, inspect_csr};
 pub const KUBE_APISERVER_CLIENT_SIGNER: &str = "kubernetes.io/kube-apiserver-client";
 const AGENT_GROUP: &str = "system:karmada:agents";
 const AGENT_USER_PREFIX: &str = "system:karmada:agent:";
+const RBAC_GENERATOR_USER: &str = "system:karmada:agent:rbac-generator";
+const BOOTSTRAPPERS: &str = "system:bootstrappers";
 const AGENT_USAGES: [&str; 3] = ["digital signature", "key encipherment", "client auth"];
 
 /// Runs until the client's server goes away.
 pub async fn run(client: Client) {
     let csrs: Api<CertificateSigningRequest> = Api::all(client.clone());
-    let reviews: Api<SubjectAccessReview> = Api::all(client);
+    let reviews: Api<SubjectAccessReview> = Api::all(client.clone());
     let mut events = watcher(csrs.clone(), watcher::Config::default()).default_backoff().applied_objects().boxed();
     while let Some(event) = events.next().await {
         let csr = match event {
@@ -39,7 +46,7 @@ pub async fn run(client: Client) {
                 continue;
             }
         };
-        if let Err(e) = approve_if_allowed(&csrs, &reviews, &csr).await {
+        if let Err(e) = approve_if_allowed(&client, &csrs, &reviews, &csr).await {
             tracing::warn!(csr = %csr.name_any(), error = %e, "csr approver: could not handle the request");
             // The next event for this CSR (or a relist) tries again; pause so a failing API
             // server is not hammered.
@@ -56,6 +63,7 @@ pub fn is_settled(csr: &CertificateSigningRequest) -> bool {
 }
 
 async fn approve_if_allowed(
+    client: &Client,
     csrs: &Api<CertificateSigningRequest>,
     reviews: &Api<SubjectAccessReview>,
     csr: &CertificateSigningRequest,
@@ -71,19 +79,46 @@ async fn approve_if_allowed(
         tracing::info!(csr = %csr.name_any(), subresource, "recognised an agent CSR, but the requester may not have it approved");
         return Ok(());
     }
-    let mut approved = csr.clone();
-    let status = approved.status.get_or_insert_with(Default::default);
+    let cluster = info.subject.common_name.strip_prefix(AGENT_USER_PREFIX).unwrap_or_default();
+    if let Some(token_id) = bootstrap_token_id(csr)
+        && info.subject.common_name != RBAC_GENERATOR_USER
+        && let Err(why) = super::agent_registration::claim(client, cluster, token_id).await?
+    {
+        return decide(csrs, csr, "Denied", "ClusterNameTaken", &why).await;
+    }
+    decide(csrs, csr, "Approved", "AutoApproved", "Auto approving karmada-agent certificate after SubjectAccessReview.")
+        .await
+}
+
+/// The token id of a bootstrap-token requester (`system:bootstrap:<id>`, or any member of a
+/// `system:bootstrappers` group).
+fn bootstrap_token_id(csr: &CertificateSigningRequest) -> Option<&str> {
+    let user = csr.spec.username.as_deref().unwrap_or_default();
+    let in_group =
+        csr.spec.groups.iter().flatten().any(|g| g == BOOTSTRAPPERS || g.starts_with(&format!("{BOOTSTRAPPERS}:")));
+    user.strip_prefix("system:bootstrap:").or(in_group.then_some(user))
+}
+
+async fn decide(
+    csrs: &Api<CertificateSigningRequest>,
+    csr: &CertificateSigningRequest,
+    verdict: &str,
+    reason: &str,
+    message: &str,
+) -> Result<(), kube::Error> {
+    let mut decided = csr.clone();
+    let status = decided.status.get_or_insert_with(Default::default);
     status.conditions.get_or_insert_with(Vec::new).push(CertificateSigningRequestCondition {
-        type_: "Approved".into(),
+        type_: verdict.into(),
         status: "True".into(),
-        reason: Some("AutoApproved".into()),
-        message: Some("Auto approving karmada-agent certificate after SubjectAccessReview.".into()),
+        reason: Some(reason.into()),
+        message: Some(message.into()),
         last_update_time: Some(Time(jiff::Timestamp::now())),
         last_transition_time: Some(Time(jiff::Timestamp::now())),
     });
-    match csrs.replace_subresource("approval", &csr.name_any(), &PostParams::default(), &approved).await {
+    match csrs.replace_subresource("approval", &csr.name_any(), &PostParams::default(), &decided).await {
         Ok(_) => {
-            tracing::info!(csr = %csr.name_any(), "approved a karmada-agent certificate request");
+            tracing::info!(csr = %csr.name_any(), verdict, message, "decided on a karmada-agent certificate request");
             Ok(())
         }
         // Changed meanwhile (approved by hand, say): the next event has the new version.

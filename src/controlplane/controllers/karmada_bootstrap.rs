@@ -1,8 +1,10 @@
 //! Objects a Karmada control plane starts with, as upstream `init` creates them inside Karmada:
-//! the `karmada-system` namespace, every Karmada CRD, the aggregated view/edit roles for the Karmada API, cluster proxy access for the admin, the
-//! RBAC behind pull-mode registration (bootstrap tokens, CSR auto-approval, agents), and
-//! anonymous read access to `kube-public/cluster-info` only. Created when missing; never
-//! overwritten, so an administrator's changes survive restarts.
+//! the `karmada-system` namespace, every Karmada CRD, the aggregated view/edit roles for the Karmada
+//! API, cluster proxy access for the admin, the RBAC behind pull-mode registration (bootstrap
+//! tokens, CSR auto-approval, a confined RBAC generator), and anonymous read access to
+//! `kube-public/cluster-info` only. Created when missing; never overwritten, so an
+//! administrator's changes survive restarts (the one exception: the generator's role as
+//! upstream's `*/*/*`, which is confined).
 
 use serde_json::{Value, json};
 
@@ -33,6 +35,7 @@ pub async fn run(state: &ApiState) -> Result<(), ApiError> {
     for role in cluster_roles() {
         create_if_missing(state, RBAC, "clusterroles", role).await?;
     }
+    confine_rbac_generator(state).await?;
     for binding in cluster_role_bindings() {
         create_if_missing(state, RBAC, "clusterrolebindings", binding).await?;
     }
@@ -48,6 +51,46 @@ fn system_namespace() -> Value {
            "metadata": meta(name, json!({"kubernetes.io/metadata.name": name}), None),
            "spec": {"finalizers": ["kubernetes"]},
            "status": {"phase": "Active"}})
+}
+
+const RBAC_GENERATOR_ROLE: &str = "system:karmada:agent-rbac-generator";
+
+/// What `register`'s RBAC generator needs, where upstream grants `*/*/*`: see whether the
+/// cluster is registered, create (and on failure delete) the new agent's namespaces, roles and
+/// bindings, and delete its own certificate request. `escalate` and `bind` because the agent's
+/// roles hold rules the generator does not; `rbac_generator_admission` limits every write to the
+/// objects of one unregistered cluster's agent.
+fn rbac_generator_rules() -> Value {
+    json!([
+        {"apiGroups": ["cluster.karmada.io"], "resources": ["clusters"], "verbs": ["get", "list", "watch"]},
+        {"apiGroups": [""], "resources": ["namespaces"], "verbs": ["get", "create", "delete"]},
+        {"apiGroups": [RBAC], "resources": ["clusterroles", "roles"], "verbs": ["get", "create", "delete", "escalate", "bind"]},
+        {"apiGroups": [RBAC], "resources": ["clusterrolebindings", "rolebindings"], "verbs": ["get", "create", "delete"]},
+        {"apiGroups": ["certificates.k8s.io"], "resources": ["certificatesigningrequests"], "verbs": ["get", "delete"]},
+    ])
+}
+
+/// A plane started by an earlier version stored the generator's role with upstream's `*/*/*`;
+/// that role is replaced by the confined one. Any other edit an administrator made is kept.
+async fn confine_rbac_generator(state: &ApiState) -> Result<(), ApiError> {
+    use crate::controlplane::apiserver::{object, store_access};
+    let Some((mut role, rev)) = store_access::get(state, RBAC, "clusterroles", None, RBAC_GENERATOR_ROLE).await? else {
+        return Ok(());
+    };
+    let grants_all = role["rules"].as_array().into_iter().flatten().any(|r| {
+        ["apiGroups", "resources", "verbs"].iter().all(|k| r[k].as_array().is_some_and(|v| v.iter().any(|x| x == "*")))
+    });
+    if !grants_all {
+        return Ok(());
+    }
+    role["rules"] = rbac_generator_rules();
+    let key = store_access::key(RBAC, "clusterroles", None, RBAC_GENERATOR_ROLE);
+    match state.store.update(&key, object::to_stored_bytes(&role), rev).await {
+        Ok(_) => Ok(()),
+        // Changed meanwhile: an administrator's version stands.
+        Err(crate::controlplane::store::StoreError::Conflict { .. }) => Ok(()),
+        Err(e) => Err(store_access::store_error(e, RBAC, "clusterroles", RBAC_GENERATOR_ROLE)),
+    }
 }
 
 fn meta(name: &str, labels: Value, annotations: Option<Value>) -> Value {
@@ -124,12 +167,7 @@ pub(crate) fn cluster_roles() -> Vec<Value> {
             None,
             json!([{"apiGroups": ["cluster.karmada.io"], "resources": ["clusters/proxy"], "verbs": ["*"]}]),
         ),
-        cluster_role(
-            "system:karmada:agent-rbac-generator",
-            json!({}),
-            None,
-            json!([{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}]),
-        ),
+        cluster_role(RBAC_GENERATOR_ROLE, json!({}), None, rbac_generator_rules()),
         cluster_role(
             "system:karmada:certificatesigningrequest:autoapprover",
             json!({}),
@@ -154,12 +192,7 @@ pub(crate) fn cluster_role_bindings() -> Vec<Value> {
         // objects; every resource stays behind RBAC.
         binding_to("system:karmada:anonymous-discovery", "system:discovery", "User", "system:anonymous"),
         binding_to("cluster-proxy-admin", "cluster-proxy-admin", "User", "system:admin"),
-        binding_to(
-            "system:karmada:agent-rbac-generator",
-            "system:karmada:agent-rbac-generator",
-            "User",
-            "system:karmada:agent:rbac-generator",
-        ),
+        binding_to(RBAC_GENERATOR_ROLE, RBAC_GENERATOR_ROLE, "User", "system:karmada:agent:rbac-generator"),
         binding_to("system:karmada:agent-bootstrap", "system:node-bootstrapper", "Group", DEFAULT_GROUP),
         binding_to(
             "system:karmada:agent-autoapprove-bootstrap",

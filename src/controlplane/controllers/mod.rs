@@ -4,6 +4,7 @@
 //! a client, like any other controller. The garbage collector is the exception: it needs every
 //! resource, so it follows the store and makes each write conditional on the revision it read.
 
+pub mod agent_registration;
 pub mod bootstrap;
 pub mod bootstrap_signer;
 pub mod cluster;

@@ -73,6 +73,15 @@ pub async fn delete(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
     let dry_run = call.dry_run() || opts.dry_run.iter().any(|d| d == "All");
     let policy = opts.propagation(call)?;
     let ns = super::namespace_of(def, call);
+    crate::controlplane::apiserver::rbac_generator_admission::check_delete(
+        state,
+        &call.user,
+        &def.group,
+        &def.plural,
+        ns,
+        &call.info.name,
+    )
+    .await?;
     let target = Target { group: &def.group, plural: &def.plural, ns, name: &call.info.name };
     let (obj, deleted) = delete_or_mark(state, &target, opts.preconditions.as_ref(), policy, dry_run).await?;
     // kube-apiserver answers 202 only when the client asked for cascading deletion the legacy

@@ -1,7 +1,8 @@
 //! What a verified service-account token says, and the checks against the objects it names.
 
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::{Pod, Secret, ServiceAccount};
+use k8s_openapi::api::core::v1::{Node, Pod, Secret, ServiceAccount};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use subtle::ConstantTimeEq;
 
 use super::user::{CREDENTIAL_ID_KEY, UserInfo, service_account_groups, service_account_username};
@@ -17,20 +18,21 @@ const INVALID_SINCE_LABEL: &str = "kubernetes.io/legacy-token-invalid-since";
 pub enum BoundObject {
     Secret { name: String, uid: String },
     Pod { name: String, uid: String },
+    Node { name: String, uid: String },
 }
 
 impl BoundObject {
     /// The object's name.
     pub fn name(&self) -> &str {
         match self {
-            BoundObject::Secret { name, .. } | BoundObject::Pod { name, .. } => name,
+            BoundObject::Secret { name, .. } | BoundObject::Pod { name, .. } | BoundObject::Node { name, .. } => name,
         }
     }
 
     /// The object's UID.
     pub fn uid(&self) -> &str {
         match self {
-            BoundObject::Secret { uid, .. } | BoundObject::Pod { uid, .. } => uid,
+            BoundObject::Secret { uid, .. } | BoundObject::Pod { uid, .. } | BoundObject::Node { uid, .. } => uid,
         }
     }
 }
@@ -155,15 +157,28 @@ impl ServiceAccountClaims {
     /// For a Pod-bound token, the Pod named by its [`BoundObject`] must exist, not be being
     /// deleted and have the bound UID. Other tokens pass.
     pub fn check_pod(&self, pod: Option<&Pod>) -> Result<(), AuthError> {
-        let Some(BoundObject::Pod { uid, .. }) = self.bound_object() else {
-            return Ok(());
-        };
-        let pod = pod.ok_or(AuthError::TokenInvalidated)?;
-        if pod.metadata.deletion_timestamp.is_some() {
-            return Err(AuthError::TokenInvalidated);
+        match self.bound_object() {
+            Some(BoundObject::Pod { uid, .. }) => check_live("pod", pod.map(|p| &p.metadata), uid),
+            _ => Ok(()),
         }
-        check_uid("pod", pod.metadata.uid.as_deref(), Some(uid))
     }
+
+    /// For a Node-bound token, the same of the Node it names.
+    pub fn check_node(&self, node: Option<&Node>) -> Result<(), AuthError> {
+        match self.bound_object() {
+            Some(BoundObject::Node { uid, .. }) => check_live("node", node.map(|n| &n.metadata), uid),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The bound object exists, is not being deleted and is the incarnation the token names.
+fn check_live(kind: &'static str, meta: Option<&ObjectMeta>, uid: &str) -> Result<(), AuthError> {
+    let meta = meta.ok_or(AuthError::TokenInvalidated)?;
+    if meta.deletion_timestamp.is_some() {
+        return Err(AuthError::TokenInvalidated);
+    }
+    check_uid(kind, meta.uid.as_deref(), Some(uid))
 }
 
 fn check_uid(kind: &'static str, actual: Option<&str>, claimed: Option<&str>) -> Result<(), AuthError> {

@@ -52,11 +52,12 @@ pub(super) fn bound_claims(raw: RawClaims, now: Timestamp) -> Result<ServiceAcco
     if kube.namespace.is_empty() || kube.serviceaccount.name.is_empty() || kube.serviceaccount.uid.is_empty() {
         return Err(AuthError::InvalidClaims { reason: "service account claims are missing" });
     }
-    // Kubernetes binds to at most one of these; a Secret wins as upstream checks it first.
-    let bound_object = match (kube.secret, kube.pod) {
-        (Some(s), _) => Some(BoundObject::Secret { name: s.name, uid: s.uid }),
-        (None, Some(p)) => Some(BoundObject::Pod { name: p.name, uid: p.uid }),
-        (None, None) => None,
+    // Kubernetes binds to at most one of these; checked in upstream's order.
+    let bound_object = match (kube.secret, kube.pod, kube.node) {
+        (Some(s), _, _) => Some(BoundObject::Secret { name: s.name, uid: s.uid }),
+        (None, Some(p), _) => Some(BoundObject::Pod { name: p.name, uid: p.uid }),
+        (None, None, Some(n)) => Some(BoundObject::Node { name: n.name, uid: n.uid }),
+        (None, None, None) => None,
     };
     let audiences = match raw.aud {
         Some(Audience::One(a)) => vec![a],
@@ -102,6 +103,8 @@ pub(super) struct BoundPayload<'a> {
 pub(super) struct KubernetesClaims {
     #[serde(default)]
     pub(super) namespace: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub(super) node: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub(super) pod: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none", default)]

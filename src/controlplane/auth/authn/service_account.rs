@@ -157,6 +157,7 @@ impl ServiceAccountTokens {
             jti: self.uuid()?,
             kubernetes: KubernetesClaims {
                 namespace: spec.namespace.clone(),
+                node: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Node { .. })).map(object_ref),
                 pod: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Pod { .. })).map(object_ref),
                 secret: spec.bound_object.as_ref().filter(|o| matches!(o, BoundObject::Secret { .. })).map(object_ref),
                 serviceaccount: Ref { name: spec.service_account_name.clone(), uid: spec.service_account_uid.clone() },
@@ -257,6 +258,36 @@ mod tests {
         let user = claims.user_info();
         assert_eq!(user.extra["authentication.kubernetes.io/pod-name"], vec!["p"]);
         assert!(user.extra["authentication.kubernetes.io/credential-id"][0].starts_with("JTI="));
+    }
+
+    #[test]
+    fn a_node_bound_token_names_the_node_and_lives_with_it() {
+        let t = tokens();
+        let now: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        let node = BoundObject::Node { name: "n1".into(), uid: "nu".into() };
+        let spec = BoundTokenSpec {
+            namespace: "ns".into(),
+            service_account_name: "sa".into(),
+            service_account_uid: "u1".into(),
+            expiration_seconds: 3600,
+            bound_object: Some(node.clone()),
+            ..Default::default()
+        };
+        let (token, _) = t.issue_bound_token(&spec, now).unwrap();
+        assert_eq!(payload_of(&token)["kubernetes.io"]["node"], serde_json::json!({"name": "n1", "uid": "nu"}));
+        let claims = t.verify(&token, now).unwrap();
+        assert_eq!(claims.bound_object(), Some(&node));
+        let node_with = |uid: &str| -> k8s_openapi::api::core::v1::Node {
+            serde_json::from_value(serde_json::json!({"metadata": {"name": "n1", "uid": uid}})).unwrap()
+        };
+        assert_eq!(claims.check_node(Some(&node_with("nu"))), Ok(()));
+        assert_eq!(claims.check_node(None), Err(AuthError::TokenInvalidated));
+        assert!(matches!(
+            claims.check_node(Some(&node_with("other"))),
+            Err(AuthError::BoundObjectUidMismatch { kind: "node", .. })
+        ));
+        // A Node-bound token is not checked against pods.
+        assert_eq!(claims.check_pod(None), Ok(()));
     }
 
     #[test]
