@@ -136,8 +136,9 @@ async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_disk_is_a_clear_error_and_heals_without_a_restart() {
     let fs = SmallFs::mount(16);
-    // The plane's log is on the same file system, as an embedded plane's is.
-    let mut plane = Plane::start_at(fs.path().join("plane"), &[]);
+    // The plane's log is on the same file system, as an embedded plane's is, and verbose, so
+    // that it too runs out of space: logging must not take the store (or anything) down.
+    let mut plane = Plane::start_at(fs.path().join("plane"), &["--v=4"]);
     let client = client(&plane).await;
     let mut acknowledged = Vec::new();
     for i in 0..3 {
@@ -401,4 +402,58 @@ fn the_plane_member_and_playground_files_are_owner_only() {
     home.run(&["local", "down", "--force", "--data-dir", playground.to_str().unwrap()]);
     assert_eq!(playground_loose, Vec::<String>::new());
     assert_eq!(kubeconfig_mode, 0o600, "{}", kubeconfig.display());
+}
+
+// ---- etcd ----
+
+/// etcd refusing writes at its space quota ("mvcc: database space exceeded") is the same clear
+/// error; reads and deletes go on, and once space is reclaimed and the alarm disarmed, as an
+/// operator does, writes and the store's health come back.
+#[cfg(feature = "etcd")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn etcd_out_of_space_is_the_same_clear_error() {
+    use bytes::Bytes;
+    use common::etcd::EtcdCluster;
+    use karmadactl::controlplane::store::etcd::EtcdStore;
+    use karmadactl::controlplane::store::{EtcdConfig, Store, StoreError};
+
+    let quota = ["--quota-backend-bytes", "2097152"];
+    let cluster = tokio::task::spawn_blocking(move || EtcdCluster::start_with_args(1, None, &quota)).await.unwrap();
+    let config = EtcdConfig { endpoints: vec![cluster.endpoints()], ..EtcdConfig::default() };
+    let store = EtcdStore::connect(&config).await.expect("connect to etcd");
+    let big = Bytes::from(vec![b'x'; 256 * 1024]);
+    let mut written = Vec::new();
+    let mut refusal = None;
+    for i in 0..64 {
+        let key = format!("/registry/core/configmaps/default/big-{i}");
+        match store.create(&key, big.clone()).await {
+            Ok(_) => written.push(key),
+            Err(err) => {
+                refusal = Some((key, err));
+                break;
+            }
+        }
+    }
+    let (refused, err) = refusal.expect("etcd refused a write at its quota");
+    assert!(matches!(err, StoreError::NoSpace { .. }), "{err:?}");
+    assert_eq!(err.to_string(), "the datastore is out of disk space: etcdserver: mvcc: database space exceeded");
+    assert_eq!(store.health(), Err(err.to_string()));
+    assert!(store.get(&refused).await.unwrap().is_none(), "the refused write left nothing");
+    assert_eq!(store.get(&written[0]).await.unwrap().map(|kv| kv.value), Some(big.clone()));
+
+    // Reclaim space: delete (etcd allows deletes under the alarm), compact, defragment, disarm.
+    for key in &written {
+        store.delete(key, None).await.expect("deletes work at the quota");
+    }
+    cluster.compact(store.current_revision());
+    cluster.gateway("/v3/maintenance/defragment", "{}");
+    let alarms: Value = serde_json::from_str(&cluster.gateway("/v3/maintenance/alarm", r#"{"action":"GET"}"#)).unwrap();
+    let alarms = alarms["alarms"].as_array().cloned().unwrap_or_default();
+    assert!(!alarms.is_empty(), "etcd raised its NOSPACE alarm");
+    for alarm in alarms {
+        let disarm = json!({"action": "DEACTIVATE", "memberID": alarm["memberID"], "alarm": "NOSPACE"});
+        cluster.gateway("/v3/maintenance/alarm", &disarm.to_string());
+    }
+    store.create("/registry/core/configmaps/default/after", Bytes::from_static(b"{}")).await.expect("writes again");
+    assert_eq!(store.health(), Ok(()));
 }
