@@ -31,7 +31,7 @@ pub enum ControlplaneCommand {
 )]
 pub struct ServeArgs {
     /// Directory for the control plane's certificates, store and admin kubeconfig (created
-    /// with mode 0700 if missing).
+    /// with mode 0700, or narrowed to 0700 if it exists; it must belong to the user).
     #[arg(long, value_name = "PATH")]
     pub data_dir: Option<PathBuf>,
 
