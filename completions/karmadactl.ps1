@@ -672,7 +672,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;controlplane;serve' {
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the control plane''s certificates, store and admin kubeconfig (created with mode 0700 if missing)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the control plane''s certificates, store and admin kubeconfig (created with mode 0700, or narrowed to 0700 if it exists; it must belong to the user)')
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on; port 0 picks a free port')
             [CompletionResult]::new('--cert-external-ip', '--cert-external-ip', [CompletionResultType]::ParameterName, 'Extra IP addresses for the serving certificate, comma-separated')
             [CompletionResult]::new('--cert-external-dns', '--cert-external-dns', [CompletionResultType]::ParameterName, 'Extra DNS names for the serving certificate, comma-separated')

@@ -18,6 +18,7 @@ pub mod multiget;
 pub mod output;
 pub mod pki;
 pub mod printer;
+pub mod private_files;
 pub mod promote;
 pub mod pull;
 pub mod taints;

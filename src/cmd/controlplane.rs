@@ -31,7 +31,7 @@ pub enum ControlplaneCommand {
 )]
 pub struct ServeArgs {
     /// Directory for the control plane's certificates, store and admin kubeconfig (created
-    /// with mode 0700 if missing).
+    /// with mode 0700, or narrowed to 0700 if it exists; it must belong to the user).
     #[arg(long, value_name = "PATH")]
     pub data_dir: Option<PathBuf>,
 
@@ -314,7 +314,14 @@ pub(crate) fn init_tracing(verbosity: i32) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("KARMADACTL_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("karmadactl={level}")));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    // A log line that cannot be written (the plane's log file is on a full disk) is dropped.
+    // By default the subscriber reports that with eprintln!, which panics when stderr itself
+    // fails: the thread that logged, the store's writer among them, would die with it.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .log_internal_errors(false)
+        .try_init();
 }
 
 #[cfg(test)]

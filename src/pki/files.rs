@@ -55,6 +55,16 @@ pub fn write_key(dir: &Path, name: &str, key_pem: &str) -> Result<PathBuf, PkiEr
     Ok(path)
 }
 
+/// Writes `<name>.crt` and `<name>.key` into `dir` with both files owner-only (0600): for a
+/// PKI kept in a private directory, where nothing else needs to read the certificates.
+pub fn write_private_pair(dir: &Path, name: &str, pair: &PemPair) -> Result<(PathBuf, PathBuf), PkiError> {
+    check_name(name)?;
+    let (cert, key) = (cert_path(dir, name), key_path(dir, name));
+    write_atomically(&key, pair.key_pem.as_bytes(), 0o600)?;
+    write_atomically(&cert, pair.cert_pem.as_bytes(), 0o600)?;
+    Ok((cert, key))
+}
+
 /// Reads `<dir>/<name>.crt` and `<dir>/<name>.key`.
 pub fn read_pair(dir: &Path, name: &str) -> Result<PemPair, PkiError> {
     check_name(name)?;

@@ -24,7 +24,7 @@ mod validity;
 
 pub use ca::{CaSpec, CertificateAuthority};
 pub use csr::{CsrInfo, KeyUsage, create_csr, inspect_csr};
-pub use files::{PemPair, cert_path, key_path, read_pair, write_cert, write_key, write_pair};
+pub use files::{PemPair, cert_path, key_path, read_pair, write_cert, write_key, write_pair, write_private_pair};
 pub use inspect::{CertificateInfo, ExtendedKeyUsage, Subject, inspect_certificate, inspect_certificates};
 pub use issue::{IssuedCertificate, LeafSpec};
 pub use key::{KeyAlgorithm, PrivateKey};

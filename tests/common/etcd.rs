@@ -38,11 +38,16 @@ impl EtcdCluster {
     /// Like [`start`](Self::start); with `tls`, clients must use HTTPS and present a
     /// certificate signed by its CA.
     pub fn start_with(size: usize, tls: Option<&TlsFiles>) -> EtcdCluster {
+        Self::start_with_args(size, tls, &[])
+    }
+
+    /// Like [`start_with`](Self::start_with), with extra `etcd` flags for every member.
+    pub fn start_with_args(size: usize, tls: Option<&TlsFiles>, extra: &[&str]) -> EtcdCluster {
         let binary = etcd_binary();
         let mut last_error = String::new();
         for attempt in 0..ATTEMPTS {
             let dir = tempfile::tempdir().expect("temp dir");
-            match try_start(&binary, &dir, size, attempt, tls) {
+            match try_start(&binary, &dir, size, attempt, tls, extra) {
                 Ok(members) => return EtcdCluster { dir, members },
                 Err(err) => last_error = err,
             }
@@ -203,6 +208,7 @@ fn try_start(
     size: usize,
     attempt: usize,
     tls: Option<&TlsFiles>,
+    extra: &[&str],
 ) -> Result<Vec<Member>, String> {
     let ports = free_ports(3 * size);
     let (client_ports, rest) = ports.split_at(size);
@@ -235,6 +241,7 @@ fn try_start(
             // Quicker elections on loopback; the defaults suit real networks.
             .args(["--heartbeat-interval", "50", "--election-timeout", "500"])
             .args(["--logger", "zap", "--log-outputs", "stderr"])
+            .args(extra)
             .env_remove("ETCD_UNSUPPORTED_ARCH")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -34,6 +34,15 @@ impl Plane {
         Plane { kubeconfig: data_dir.join("admin.kubeconfig"), data_dir, url, dir, child: Some(child), extra }
     }
 
+    /// Starts a plane whose data dir (and log, `<data_dir>.log`) is `data_dir`, e.g. on a
+    /// file system the test mounted; kubectl's files stay in a fresh temp dir.
+    pub fn start_at(data_dir: PathBuf, extra: &[&str]) -> Plane {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        let (child, url) = spawn(&data_dir, &extra);
+        Plane { kubeconfig: data_dir.join("admin.kubeconfig"), data_dir, url, dir, child: Some(child), extra }
+    }
+
     /// Kills the server without warning (kill -9).
     pub fn kill9(&mut self) {
         if let Some(mut c) = self.child.take() {

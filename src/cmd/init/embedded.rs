@@ -43,7 +43,7 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
         reused.push(format!("data directory {}", plan.layout.data_dir.display()));
         reused.push(format!("listen address {}", rec.listen));
     }
-    create_private_dir(&plan.layout.data_dir)?;
+    create_private_dir(&plan.layout)?;
 
     let pki = PlanePki::load_or_create(&plan.layout.pki_dir, &plan.names, plan.validity)
         .map_err(|e| anyhow::anyhow!(e).context(format!("preparing the PKI in {}", plan.layout.pki_dir.display())))?;
@@ -78,7 +78,7 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
                 .stdin(std::process::Stdio::null())
                 .stdout(std::process::Stdio::null())
                 .spawn()?;
-            std::fs::write(plan.layout.pid_file(), format!("{}\n", child.id()))?;
+            crate::private_files::write(&plan.layout.pid_file(), format!("{}\n", child.id()).as_bytes())?;
             (child.id(), Some(child))
         }
         None => (process::spawn_detached(&std::env::current_exe()?, &serve_args(&plan, ctx), &plan.layout)?, None),
@@ -330,14 +330,13 @@ fn dir_has_entries(dir: &Path) -> bool {
     std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(false)
 }
 
-fn create_private_dir(path: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    if !path.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(path)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?;
+/// Creates the data directory owner-only, or adopts an existing one: it must belong to this
+/// user, and it and what an earlier run left in it are narrowed to owner-only.
+fn create_private_dir(layout: &Layout) -> anyhow::Result<()> {
+    crate::private_files::adopt_dir(&layout.data_dir)?;
+    for path in layout.private_paths() {
+        crate::private_files::narrow(&path)
+            .map_err(|e| anyhow::anyhow!("cannot make {} private: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -103,13 +103,12 @@ impl Playground {
             )
             .into());
         }
-        use std::os::unix::fs::DirBuilderExt;
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
+        crate::private_files::create_dir(&self.dir)?;
         self.record(&PlaygroundRecord { members: members.to_vec(), created_by: env!("CARGO_PKG_VERSION").into() })
     }
 
     pub fn record(&self, rec: &PlaygroundRecord) -> anyhow::Result<()> {
-        std::fs::write(self.record_path(), serde_json::to_vec_pretty(rec)?)?;
+        crate::private_files::write(&self.record_path(), &serde_json::to_vec_pretty(rec)?)?;
         Ok(())
     }
 }

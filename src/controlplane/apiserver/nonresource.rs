@@ -109,7 +109,9 @@ fn not_found_path() -> ApiError {
 
 /// The checks behind /healthz, /livez and /readyz, with their current result.
 fn checks(state: &ApiState, endpoint: &str) -> Vec<(&'static str, bool)> {
-    let mut checks = vec![("ping", true), ("log", true), ("etcd", state.store.current_revision() >= 0)];
+    // kube-apiserver's "etcd" check reads from etcd; this one reports whether the store can
+    // write (whichever backend it is), so a full disk shows here and not only in failed writes.
+    let mut checks = vec![("ping", true), ("log", true), ("etcd", state.store.health().is_ok())];
     if endpoint == "/readyz" {
         checks.push(("informer-sync", state.ready()));
         checks.push((

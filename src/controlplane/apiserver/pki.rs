@@ -1,6 +1,9 @@
 //! The control plane's own PKI in its data directory: a CA, the API server's serving
 //! certificate, the service-account signing key and an administrator client certificate.
 //! Created on first start; reused afterwards (certificates are never silently replaced).
+//! The directory is 0700 and every file in it 0600: nothing but the plane and its owner reads
+//! them (clients get the CA from their kubeconfig or cluster-info), so, unlike kubeadm's
+//! 0644 certificates, even the certificates are owner-only.
 
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -40,13 +43,17 @@ impl PlanePki {
     /// reused; a serving certificate that lacks a requested name is reissued from that CA.
     /// New leaf certificates are valid for `leaf_validity` from now.
     pub fn load_or_create(dir: &Path, names: &ServingNames, leaf_validity: Duration) -> Result<Self, PkiError> {
-        std::fs::create_dir_all(dir).map_err(|e| PkiError::Write { path: dir.to_path_buf(), source: e })?;
+        let io = |source| PkiError::Write { path: dir.to_path_buf(), source };
+        crate::private_files::create_dir(dir).map_err(io)?;
+        for file in crate::controlplane::embedded::layout::PKI_FILES {
+            crate::private_files::narrow(&dir.join(file)).map_err(io)?;
+        }
         let mut created = Vec::new();
         let ca = match crate::pki::read_pair(dir, CA) {
             Ok(pair) => CertificateAuthority::from_pem(&pair.cert_pem, &pair.key_pem)?,
             Err(_) if !crate::pki::cert_path(dir, CA).exists() => {
                 let ca = CertificateAuthority::generate(&CaSpec::new("karmada", Validity::from_now(CA_VALIDITY)?))?;
-                crate::pki::write_pair(
+                crate::pki::write_private_pair(
                     dir,
                     CA,
                     &PemPair { cert_pem: ca.cert_pem().to_string(), key_pem: ca.key_pem() },
@@ -64,7 +71,7 @@ impl PlanePki {
                 let spec = LeafSpec::server("karmada-apiserver", dns, ips, Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
-                crate::pki::write_pair(dir, APISERVER, &pair)?;
+                crate::pki::write_private_pair(dir, APISERVER, &pair)?;
                 created.push(APISERVER.to_string());
                 pair
             }
@@ -77,7 +84,7 @@ impl PlanePki {
                     LeafSpec::client("system:admin", vec!["system:masters".into()], Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
-                crate::pki::write_pair(dir, ADMIN, &pair)?;
+                crate::pki::write_private_pair(dir, ADMIN, &pair)?;
                 created.push(ADMIN.to_string());
                 pair
             }

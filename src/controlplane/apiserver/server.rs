@@ -29,7 +29,7 @@ pub enum ServerError {
     DataDir {
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: crate::private_files::PrivateDirError,
     },
     /// The PKI could not be loaded or created.
     #[error("the control plane's certificates could not be loaded or created")]
@@ -283,11 +283,8 @@ async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result
     kube::Client::try_from(cfg).map_err(ServerError::Client)
 }
 
+/// The data directory holds the store (secrets, bootstrap tokens) and private keys: it is made
+/// owner-only (0700), also when it already existed with a wider mode.
 fn create_private_dir(path: &std::path::Path) -> Result<(), ServerError> {
-    use std::os::unix::fs::DirBuilderExt;
-    let err = |source| ServerError::DataDir { path: path.to_path_buf(), source };
-    if !path.exists() {
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(path).map_err(err)?;
-    }
-    Ok(())
+    crate::private_files::adopt_dir(path).map_err(|source| ServerError::DataDir { path: path.to_path_buf(), source })
 }

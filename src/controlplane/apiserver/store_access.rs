@@ -76,8 +76,23 @@ pub fn store_error(err: StoreError, group: &str, resource: &str, name: &str) -> 
             &format!("get (resourceVersion {requested} is newer than the store's {current})"),
             1,
         ),
-        other => ApiError::internal(&format!("storage error: {other}")),
+        // kube-apiserver answers a failing etcd (even "mvcc: database space exceeded") with an
+        // InternalError carrying etcd's message; the cause is named the same way here, never
+        // a bare "the storage backend failed".
+        other => ApiError::internal(&format!("storage error: {}", with_causes(&other))),
     }
+}
+
+/// An error's message followed by its causes', `: `-separated.
+fn with_causes(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut cause = err.source();
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
 }
 
 /// Reads one object; `Ok(None)` when it does not exist.

@@ -14,6 +14,8 @@ pub const PID_FILE: &str = "controlplane.pid";
 pub const LOG_DIR: &str = "logs";
 pub const LOG_FILE: &str = "controlplane.log";
 pub const STORE_FILES: &[&str] = &["state.db", "state.db-wal", "state.db-shm"];
+/// The store's lock file (see `store::sqlite`).
+pub const STORE_LOCK_FILE: &str = "state.db.lock";
 /// The files the plane's PKI consists of (see `apiserver::pki`).
 pub const PKI_FILES: &[&str] =
     &["ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.crt", "admin.key", "sa.key"];
@@ -43,6 +45,17 @@ impl Layout {
     pub fn log_file(&self) -> PathBuf {
         self.data_dir.join(LOG_DIR).join(LOG_FILE)
     }
+    /// Everything the plane and `init` keep directly in the data directory (the PKI directory
+    /// looks after its own files), to narrow to owner-only when an existing directory is
+    /// adopted: state written by an older version may be readable by others.
+    pub fn private_paths(&self) -> Vec<PathBuf> {
+        let mut paths =
+            vec![self.record(), self.kubeconfig(), self.pid_file(), self.data_dir.join(LOG_DIR), self.log_file()];
+        paths.extend(STORE_FILES.iter().map(|f| self.data_dir.join(f)));
+        paths.push(self.data_dir.join(STORE_LOCK_FILE));
+        paths
+    }
+
     /// Whether the PKI lives inside the data directory (and goes with it on deinit).
     pub fn pki_inside_data(&self) -> bool {
         self.pki_dir.starts_with(&self.data_dir)
@@ -83,9 +96,7 @@ impl Record {
     pub fn write(&self, path: &Path) -> Result<(), RecordError> {
         let mut text = serde_json::to_string_pretty(self).expect("a record always serialises");
         text.push('\n');
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text)
-            .and_then(|_| std::fs::rename(&tmp, path))
+        crate::private_files::write(path, text.as_bytes())
             .map_err(|source| RecordError::Io { path: path.to_path_buf(), source })
     }
 }

@@ -38,9 +38,10 @@ pub fn spawn_detached_to(exe: &Path, args: &[OsString], log_path: &Path, pid_pat
     let log_path = log_path.to_path_buf();
     let log_err = |source| ProcessError::Log { path: log_path.clone(), source };
     if let Some(dir) = log_path.parent() {
-        std::fs::create_dir_all(dir).map_err(log_err)?;
+        crate::private_files::create_dir(dir).map_err(log_err)?;
     }
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).map_err(log_err)?;
+    // Owner-only like the rest of the data directory: the log names paths, users and errors.
+    let log = crate::private_files::open_append(&log_path).map_err(log_err)?;
     let log2 = log.try_clone().map_err(log_err)?;
     let mut cmd = Command::new(exe);
     cmd.args(args).stdin(Stdio::null()).stdout(log).stderr(log2);
@@ -56,7 +57,8 @@ pub fn spawn_detached_to(exe: &Path, args: &[OsString], log_path: &Path, pid_pat
     let child = cmd.spawn().map_err(ProcessError::Spawn)?;
     let pid = child.id();
     let pid_path = pid_path.to_path_buf();
-    std::fs::write(&pid_path, format!("{pid}\n")).map_err(|source| ProcessError::PidFile { path: pid_path, source })?;
+    crate::private_files::write(&pid_path, format!("{pid}\n").as_bytes())
+        .map_err(|source| ProcessError::PidFile { path: pid_path, source })?;
     // The child is deliberately not waited for: it outlives this process. Dropping `Child`
     // does not kill it.
     drop(child);

@@ -39,7 +39,7 @@ impl MemberRecord {
     pub fn write(&self, path: &Path) -> Result<(), MemberError> {
         let mut text = serde_json::to_string_pretty(self).expect("a record always serialises");
         text.push('\n');
-        std::fs::write(path, text).map_err(|source| MemberError::Io {
+        crate::private_files::write(path, text.as_bytes()).map_err(|source| MemberError::Io {
             what: "cannot write",
             path: path.to_path_buf(),
             source,

@@ -92,11 +92,8 @@ pub async fn start(spec: &MemberSpec) -> Result<Started, MemberError> {
                 .spawn()
                 .map_err(process::ProcessError::Spawn)?;
             let pid_file = layout.pid_file();
-            std::fs::write(&pid_file, format!("{}\n", child.id())).map_err(|source| MemberError::Io {
-                what: "cannot write",
-                path: pid_file,
-                source,
-            })?;
+            crate::private_files::write(&pid_file, format!("{}\n", child.id()).as_bytes())
+                .map_err(|source| MemberError::Io { what: "cannot write", path: pid_file, source })?;
             (child.id(), Some(child))
         }
         None => (process::spawn_detached(&spec.exe, &serve_args(spec, &record, &kubeconfig), &layout)?, None),
@@ -159,11 +156,7 @@ fn dir_has_entries(dir: &Path) -> bool {
 }
 
 fn create_private_dir(path: &Path) -> Result<(), MemberError> {
-    use std::os::unix::fs::DirBuilderExt;
-    if path.exists() {
-        return Ok(());
-    }
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(path).map_err(|source| MemberError::Io {
+    crate::private_files::create_dir(path).map_err(|source| MemberError::Io {
         what: "cannot create",
         path: path.to_path_buf(),
         source,

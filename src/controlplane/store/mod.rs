@@ -152,6 +152,10 @@ pub enum StoreError {
         "the watcher fell too far behind the writes and its events were dropped; list again and watch from the list's revision"
     )]
     WatcherTooSlow,
+    /// The backend has no room for the write (a full disk, or etcd's space quota); nothing was
+    /// written. Writes succeed again once space is freed, without a restart.
+    #[error("the datastore is out of disk space: {detail}")]
+    NoSpace { detail: String },
     /// The store has been shut down.
     #[error("the store is closed")]
     Closed,
@@ -195,6 +199,11 @@ pub trait Store: Send + Sync + 'static {
     fn current_revision(&self) -> Revision;
     /// History at or below this revision may be gone (0 when nothing was compacted).
     fn compacted_revision(&self) -> Revision;
+    /// Whether writes currently succeed: `Err(reason)` after a write failed for a reason that
+    /// outlives the request (a full disk, an I/O error), until a write succeeds again.
+    fn health(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// Forget history at or below `upto` (never the latest value of a live key).
     fn compact(&self, upto: Revision) -> BoxFuture<'_, Result<(), StoreError>>;
 }

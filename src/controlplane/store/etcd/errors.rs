@@ -2,6 +2,8 @@
 
 use etcd_client::Error;
 
+use super::super::StoreError;
+
 /// What an etcd error means to the store.
 #[derive(Debug)]
 pub(super) enum Refusal {
@@ -27,6 +29,22 @@ pub(super) fn classify(err: Error) -> Refusal {
         }
     }
     Refusal::Other(err)
+}
+
+/// etcd's answer to a write once its database reached `--quota-backend-bytes` (the NOSPACE
+/// alarm): gRPC `ResourceExhausted`. It refuses writes until space is reclaimed (compaction,
+/// defragmentation) and the alarm is disarmed.
+const SPACE_EXCEEDED: &str = "mvcc: database space exceeded";
+
+/// The store error a failed write is reported as: etcd's quota gets the store's clear
+/// out-of-space error.
+pub(super) fn write_error(err: Error) -> StoreError {
+    match &err {
+        Error::GRpcStatus(status) if status.message().contains(SPACE_EXCEEDED) => {
+            StoreError::NoSpace { detail: status.message().to_string() }
+        }
+        _ => StoreError::backend(err),
+    }
 }
 
 /// Whether a failed request may be sent again (to another member). A read may, whenever etcd
@@ -65,5 +83,16 @@ mod tests {
         let future =
             Error::GRpcStatus(tonic::Status::out_of_range("etcdserver: mvcc: required revision is a future revision"));
         assert!(matches!(classify(future), Refusal::FutureRevision));
+    }
+
+    #[test]
+    fn a_full_quota_is_the_out_of_space_error() {
+        let full = Error::GRpcStatus(tonic::Status::resource_exhausted("etcdserver: mvcc: database space exceeded"));
+        assert!(!retryable(&full, false));
+        let err = write_error(full);
+        assert!(matches!(err, StoreError::NoSpace { .. }), "{err:?}");
+        assert_eq!(err.to_string(), "the datastore is out of disk space: etcdserver: mvcc: database space exceeded");
+        let other = write_error(Error::GRpcStatus(tonic::Status::internal("boom")));
+        assert!(matches!(other, StoreError::Backend(_)), "{other:?}");
     }
 }

@@ -29,7 +29,7 @@ mod keys;
 mod revision;
 mod watch;
 
-use errors::{Refusal, classify, retryable};
+use errors::{Refusal, classify, retryable, write_error};
 use keys::Namespace;
 
 /// The etcd-backed store. Cheap to clone internally (the etcd client multiplexes one HTTP/2
@@ -44,6 +44,8 @@ pub struct EtcdStore {
     compacted: Arc<AtomicI64>,
     /// Raises `current` as other clients write; stopped with the store.
     follower: Option<tokio::task::JoinHandle<()>>,
+    /// Why the last write failed for lack of space, until a write succeeds again.
+    no_space: std::sync::Mutex<Option<String>>,
 }
 
 impl Drop for EtcdStore {
@@ -87,6 +89,7 @@ impl EtcdStore {
             current: Arc::new(AtomicI64::new(0)),
             compacted: Arc::new(AtomicI64::new(0)),
             follower: None,
+            no_space: std::sync::Mutex::new(None),
         };
         let current = tokio::time::timeout(CONNECT_TIMEOUT, store.fetch_current())
             .await
@@ -119,10 +122,21 @@ impl EtcdStore {
         loop {
             match self.kv().txn(txn.clone()).await {
                 Err(err) if attempt + 1 < ATTEMPTS && retryable(&err, false) => attempt += 1,
-                other => return other.map_err(StoreError::backend),
+                other => return self.note_write(other.map_err(write_error)),
             }
             tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
         }
+    }
+
+    /// Remembers whether etcd is refusing writes for lack of space, for [`Store::health`].
+    fn note_write(&self, result: Result<TxnResponse, StoreError>) -> Result<TxnResponse, StoreError> {
+        let mut slot = self.no_space.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &result {
+            Ok(_) => *slot = None,
+            Err(err @ StoreError::NoSpace { .. }) => *slot = Some(err.to_string()),
+            Err(_) => {}
+        }
+        result
     }
 
     fn seen(&self, revision: Revision) {
@@ -395,6 +409,10 @@ impl Store for EtcdStore {
 
     fn current_revision(&self) -> Revision {
         self.current.load(Ordering::Acquire)
+    }
+
+    fn health(&self) -> Result<(), String> {
+        self.no_space.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone().map_or(Ok(()), Err)
     }
 
     fn compacted_revision(&self) -> Revision {

@@ -7,6 +7,7 @@
 //! writers of the batch are answered.
 
 use std::fs::File;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -19,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::watch::{self, History, Hub};
 use super::{KeyValue, ListOptions, ListPage, Revision, Store, StoreError, WatchStream};
 
+mod health;
 mod read;
 mod schema;
 mod writer;
@@ -121,6 +123,7 @@ impl SqliteStore {
     /// The revision continues from the last write in the file. Blocking: call it at startup.
     pub fn open(path: &Path, opts: SqliteOptions) -> Result<Arc<SqliteStore>, StoreError> {
         let lock = lock_file(path)?;
+        private_files(path).map_err(|e| open_error(path, StoreError::backend(e)))?;
         let mut conn = Connection::open(path).map_err(|e| open_error(path, StoreError::backend(e)))?;
         let (max_id, compacted) = schema::init_writer(&mut conn, opts.synchronous).map_err(|e| open_error(path, e))?;
         // A compaction may have removed the newest rows (tombstones), so the revision continues
@@ -133,8 +136,15 @@ impl SqliteStore {
 
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let hub = Hub::new(opts.watch_buffer);
-        let writer =
-            Writer { conn, rx, shared: Arc::clone(&shared), hub: hub.clone(), max_batch: opts.max_batch.max(1) };
+        let writer = Writer {
+            conn,
+            rx,
+            shared: Arc::clone(&shared),
+            hub: hub.clone(),
+            max_batch: opts.max_batch.max(1),
+            path: path.to_path_buf(),
+            synchronous: opts.synchronous,
+        };
         let handle = std::thread::Builder::new()
             .name("store-writer".to_string())
             .spawn(move || writer.run())
@@ -179,8 +189,11 @@ impl SqliteStore {
         let tx = self.tx.as_ref().ok_or(StoreError::Closed)?;
         let (reply, answer) = oneshot::channel();
         tx.send(make(reply)).await.map_err(|_| StoreError::Closed)?;
-        // The writer answers every request it takes; a dropped reply means the thread is gone.
-        answer.await.map_err(|_| StoreError::Closed)?
+        // The writer answers every request it takes; it drops a reply only when applying the
+        // batch panicked (it keeps running) or the thread is gone.
+        answer.await.map_err(|_| {
+            StoreError::backend(std::io::Error::other("the store writer failed before it could answer this write"))
+        })?
     }
 }
 
@@ -193,6 +206,7 @@ fn lock_file(path: &Path) -> Result<File, StoreError> {
         .create(true)
         .truncate(false)
         .write(true)
+        .mode(PRIVATE_FILE_MODE)
         .open(&lock_path)
         .map_err(|e| open_error(path, StoreError::backend(e)))?;
     match file.try_lock() {
@@ -202,6 +216,27 @@ fn lock_file(path: &Path) -> Result<File, StoreError> {
         }
         Err(std::fs::TryLockError::Error(e)) => Err(open_error(path, StoreError::backend(e))),
     }
+}
+
+/// The database holds every object, secrets and bootstrap tokens included: only its owner
+/// may read it.
+const PRIVATE_FILE_MODE: u32 = 0o600;
+
+/// Creates the database file owner-only before SQLite opens it, and narrows the mode of an
+/// existing one and of its `-wal` and `-shm` files. SQLite creates the WAL and shared-memory
+/// files with the database file's mode, so they follow it.
+fn private_files(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    File::options().create(true).truncate(false).write(true).mode(PRIVATE_FILE_MODE).open(path)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        match std::fs::set_permissions(&name, std::fs::Permissions::from_mode(PRIVATE_FILE_MODE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 impl Drop for SqliteStore {
@@ -271,6 +306,10 @@ impl Store for SqliteStore {
 
     fn compacted_revision(&self) -> Revision {
         self.shared.compacted.load(Ordering::Acquire)
+    }
+
+    fn health(&self) -> Result<(), String> {
+        self.shared.health.failure().map_or(Ok(()), Err)
     }
 
     fn compact(&self, upto: Revision) -> BoxFuture<'_, Result<(), StoreError>> {

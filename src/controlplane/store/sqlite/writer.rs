@@ -9,17 +9,23 @@
 //! without adding any delay for a lone writer.
 //!
 //! A logical failure (conflict, missing key) only answers that request; the others in the batch
-//! still commit. Only a failure of SQLite itself (disk full, I/O error) fails the whole batch.
+//! still commit. Only a failure of SQLite itself (disk full, I/O error) fails the whole batch;
+//! the writer then keeps running and probes until it can write again (see [`super::health`]).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Instant;
 
 use bytes::Bytes;
 use rusqlite::{Connection, OptionalExtension};
+use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::{mpsc, oneshot};
 
 use super::super::watch::Hub;
 use super::super::{Event, EventKind, KeyValue, Revision, StoreError};
+use super::health::{self, Health, storage_error};
+use super::schema::{self, Synchronous};
 
 type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 
@@ -60,6 +66,7 @@ pub(super) struct Shared {
     pub commits: AtomicU64,
     pub largest_batch: AtomicU64,
     pub compaction_steps: AtomicU64,
+    pub health: Health,
 }
 
 pub(super) struct Writer {
@@ -68,6 +75,9 @@ pub(super) struct Writer {
     pub shared: Arc<Shared>,
     pub hub: Hub,
     pub max_batch: usize,
+    /// The database, to open the writing connection again when it stops working.
+    pub path: PathBuf,
+    pub synchronous: Synchronous,
 }
 
 /// The latest row of a key.
@@ -108,25 +118,21 @@ enum Done {
 /// The outcome of one request: `Err` is a failure of SQLite, `Ok(Err)` a logical refusal.
 type Step<T> = rusqlite::Result<Result<T, StoreError>>;
 
-fn shared_error(err: &Arc<rusqlite::Error>) -> StoreError {
-    StoreError::Backend(Box::new(Arc::clone(err)))
-}
-
 impl Done {
     fn failed(req: Request, err: &Arc<rusqlite::Error>) -> Done {
         match req {
-            Request::Create { reply, .. } | Request::Update { reply, .. } => Done::Rev(reply, Err(shared_error(err))),
-            Request::Delete { reply, .. } => Done::Delete(reply, Err(shared_error(err))),
-            Request::Compact { reply, .. } => Done::Unit(reply, Err(shared_error(err))),
+            Request::Create { reply, .. } | Request::Update { reply, .. } => Done::Rev(reply, Err(storage_error(err))),
+            Request::Delete { reply, .. } => Done::Delete(reply, Err(storage_error(err))),
+            Request::Compact { reply, .. } => Done::Unit(reply, Err(storage_error(err))),
         }
     }
 
     /// Replaces the outcome with `err`: the transaction that held the write did not commit.
     fn fail(self, err: &Arc<rusqlite::Error>) -> Done {
         match self {
-            Done::Rev(reply, _) => Done::Rev(reply, Err(shared_error(err))),
-            Done::Delete(reply, _) => Done::Delete(reply, Err(shared_error(err))),
-            Done::Unit(reply, _) => Done::Unit(reply, Err(shared_error(err))),
+            Done::Rev(reply, _) => Done::Rev(reply, Err(storage_error(err))),
+            Done::Delete(reply, _) => Done::Delete(reply, Err(storage_error(err))),
+            Done::Unit(reply, _) => Done::Unit(reply, Err(storage_error(err))),
         }
     }
 
@@ -157,7 +163,7 @@ impl Writer {
     /// Runs until every sender is gone, then returns (the store is closing).
     pub fn run(mut self) {
         let mut batch = Vec::with_capacity(self.max_batch);
-        while let Some(first) = self.rx.blocking_recv() {
+        while let Some(first) = self.next_request() {
             batch.push(first);
             while batch.len() < self.max_batch {
                 match self.rx.try_recv() {
@@ -165,7 +171,59 @@ impl Writer {
                     Err(_) => break,
                 }
             }
-            self.apply(&mut batch);
+            // A panic must not take the writer down with it: the store would answer "closed"
+            // to every later write until a restart. The batch's callers see their replies
+            // dropped; the next batch starts from a clean connection.
+            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.apply(&mut batch)));
+            if applied.is_err() {
+                batch.clear();
+                if !self.conn.is_autocommit() {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                }
+                self.shared.health.failed("the store writer failed while applying a batch of writes".to_string());
+            }
+        }
+    }
+
+    /// The next request; `None` once every sender is gone. While the store is failing, probes
+    /// between polls of the queue so that it recovers even when nobody writes.
+    fn next_request(&mut self) -> Option<Request> {
+        let mut last_probe = Instant::now();
+        while self.shared.health.failure().is_some() {
+            match self.rx.try_recv() {
+                Ok(req) => return Some(req),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => {}
+            }
+            if last_probe.elapsed() >= health::PROBE_INTERVAL {
+                self.probe();
+                last_probe = Instant::now();
+            } else {
+                std::thread::sleep(health::POLL_INTERVAL);
+            }
+        }
+        self.rx.blocking_recv()
+    }
+
+    /// Tries one write of its own; on a failure other than a full disk, opens the connection
+    /// again in case this one is what broke.
+    fn probe(&mut self) {
+        let err = match health::probe(&self.conn) {
+            Ok(()) => return self.shared.health.recovered(),
+            Err(err) => err,
+        };
+        if health::is_disk_full(&err) {
+            return self.shared.health.failed(err.to_string());
+        }
+        let reopened = rusqlite::Connection::open(&self.path)
+            .map_err(StoreError::backend)
+            .and_then(|mut conn| schema::init_writer(&mut conn, self.synchronous).map(|_| conn));
+        match reopened {
+            Ok(conn) => {
+                tracing::info!(path = %self.path.display(), "reopened the store's writing connection");
+                self.conn = conn;
+            }
+            Err(reopen) => self.shared.health.failed(format!("{err}; reopening the database failed: {reopen}")),
         }
     }
 
@@ -183,6 +241,7 @@ impl Writer {
         if let Err(err) = self.conn.execute_batch("BEGIN IMMEDIATE") {
             let err = Arc::new(err);
             tracing::error!(error = %err, "the store could not start a write transaction");
+            self.shared.health.failed(err.to_string());
             done.extend(batch.drain(..).map(|req| Done::failed(req, &err)));
             self.finish(done, size, false);
             return;
@@ -217,6 +276,9 @@ impl Writer {
                 self.shared.current.store(txn.last, Ordering::Release);
                 self.shared.compacted.store(txn.compacted, Ordering::Release);
                 self.shared.compaction_steps.fetch_add(txn.compaction_steps, Ordering::Relaxed);
+                if dirty {
+                    self.shared.health.recovered();
+                }
                 // Writers hear back before watchers: publishing wakes every watcher, and with
                 // a thousand of them the writers' replies would queue behind all of those.
                 self.finish(done, size, dirty);
@@ -226,6 +288,7 @@ impl Writer {
             }
             Err(err) => {
                 tracing::error!(error = %err, requests = size, "the store could not commit a batch of writes");
+                self.shared.health.failed(err.to_string());
                 if !self.conn.is_autocommit() {
                     // Leave no half transaction behind for the next batch. If even the rollback
                     // fails the next BEGIN fails too and reports it.
@@ -262,28 +325,28 @@ impl Writer {
                 Ok(r) => Ok(Done::Rev(reply, r)),
                 Err(e) => {
                     let e = Arc::new(e);
-                    Err((Done::Rev(reply, Err(shared_error(&e))), e))
+                    Err((Done::Rev(reply, Err(storage_error(&e))), e))
                 }
             },
             Request::Update { key, value, expected, reply } => match self.update(txn, key, value, expected) {
                 Ok(r) => Ok(Done::Rev(reply, r)),
                 Err(e) => {
                     let e = Arc::new(e);
-                    Err((Done::Rev(reply, Err(shared_error(&e))), e))
+                    Err((Done::Rev(reply, Err(storage_error(&e))), e))
                 }
             },
             Request::Delete { key, expected, reply } => match self.delete(txn, key, expected) {
                 Ok(r) => Ok(Done::Delete(reply, r)),
                 Err(e) => {
                     let e = Arc::new(e);
-                    Err((Done::Delete(reply, Err(shared_error(&e))), e))
+                    Err((Done::Delete(reply, Err(storage_error(&e))), e))
                 }
             },
             Request::Compact { upto, reply } => match self.compact(txn, upto) {
                 Ok(r) => Ok(Done::Unit(reply, r)),
                 Err(e) => {
                     let e = Arc::new(e);
-                    Err((Done::Unit(reply, Err(shared_error(&e))), e))
+                    Err((Done::Unit(reply, Err(storage_error(&e))), e))
                 }
             },
         }
