@@ -121,42 +121,38 @@ impl Metrics {
     }
 
     fn render_limits(&self, out: &mut String) {
-        out.push_str(
-            "# HELP apiserver_dropped_requests_total Number of requests dropped with 'Try again later' response.\n",
+        family(
+            out,
+            "apiserver_dropped_requests_total",
+            "counter",
+            "Number of requests dropped with 'Try again later' response.",
         );
-        out.push_str("# TYPE apiserver_dropped_requests_total counter\n");
         for (kind, n) in ["readOnly", "mutating"].iter().zip(&self.dropped) {
-            let _ = writeln!(
-                out,
-                "apiserver_dropped_requests_total{{request_kind=\"{kind}\"}} {}",
-                n.load(Ordering::Relaxed)
-            );
+            let n = n.load(Ordering::Relaxed);
+            let _ = writeln!(out, "apiserver_dropped_requests_total{{request_kind=\"{kind}\"}} {n}");
         }
-        out.push_str("# HELP apiserver_request_terminations_total Number of requests which apiserver terminated in self-defense.\n");
-        out.push_str("# TYPE apiserver_request_terminations_total counter\n");
-        if let Ok(m) = self.terminations.lock() {
-            for ((verb, resource, code), n) in m.iter() {
-                let _ = writeln!(
-                    out,
-                    "apiserver_request_terminations_total{{code=\"{code}\",component=\"apiserver\",resource=\"{resource}\",verb=\"{verb}\"}} {n}"
-                );
-            }
-        }
-        out.push_str("# HELP karmada_apiserver_rejected_connections_total Connections closed at accept for being over a cap, or for sending no request head in time.\n");
-        out.push_str("# TYPE karmada_apiserver_rejected_connections_total counter\n");
+        family(
+            out,
+            "apiserver_request_terminations_total",
+            "counter",
+            "Number of requests which apiserver terminated in self-defense.",
+        );
+        render_by_code(out, "apiserver_request_terminations_total", "component=\"apiserver\",", &self.terminations);
+        family(
+            out,
+            "karmada_apiserver_rejected_connections_total",
+            "counter",
+            "Connections closed at accept for being over a cap, or for sending no request head in time.",
+        );
         for (reason, n) in [
             ("per_source", &self.refused_per_source),
             ("total", &self.refused_total),
             ("header_timeout", &self.header_timeouts),
         ] {
-            let _ = writeln!(
-                out,
-                "karmada_apiserver_rejected_connections_total{{reason=\"{reason}\"}} {}",
-                n.load(Ordering::Relaxed)
-            );
+            let n = n.load(Ordering::Relaxed);
+            let _ = writeln!(out, "karmada_apiserver_rejected_connections_total{{reason=\"{reason}\"}} {n}");
         }
-        out.push_str("# HELP karmada_apiserver_open_connections Client connections currently open.\n");
-        out.push_str("# TYPE karmada_apiserver_open_connections gauge\n");
+        family(out, "karmada_apiserver_open_connections", "gauge", "Client connections currently open.");
         let open = self.connections.get().map_or(0, |t| t.open());
         let _ = writeln!(out, "karmada_apiserver_open_connections {open}");
     }
@@ -164,16 +160,13 @@ impl Metrics {
     /// The text exposition format.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        out.push_str("# HELP apiserver_request_total Counter of apiserver requests broken out by verb, resource and HTTP response code.\n");
-        out.push_str("# TYPE apiserver_request_total counter\n");
-        if let Ok(m) = self.requests.lock() {
-            for ((verb, resource, code), n) in m.iter() {
-                let _ = writeln!(
-                    out,
-                    "apiserver_request_total{{code=\"{code}\",resource=\"{resource}\",verb=\"{verb}\"}} {n}"
-                );
-            }
-        }
+        family(
+            &mut out,
+            "apiserver_request_total",
+            "counter",
+            "Counter of apiserver requests broken out by verb, resource and HTTP response code.",
+        );
+        render_by_code(&mut out, "apiserver_request_total", "", &self.requests);
         out.push_str("# HELP apiserver_request_duration_seconds Response latency distribution in seconds by verb and resource.\n");
         out.push_str("# TYPE apiserver_request_duration_seconds histogram\n");
         if let Ok(m) = self.latency.lock() {
@@ -195,6 +188,20 @@ impl Metrics {
         }
         self.render_limits(&mut out);
         out
+    }
+}
+
+/// The HELP and TYPE lines of a metric family.
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+}
+
+/// A counter by (verb, resource, code), with `extra` labels (each followed by a comma).
+fn render_by_code(out: &mut String, name: &str, extra: &str, counts: &Mutex<BTreeMap<(String, String, u16), u64>>) {
+    if let Ok(m) = counts.lock() {
+        for ((verb, resource, code), n) in m.iter() {
+            let _ = writeln!(out, "{name}{{code=\"{code}\",{extra}resource=\"{resource}\",verb=\"{verb}\"}} {n}");
+        }
     }
 }
 
