@@ -125,7 +125,8 @@ pub struct ServeArgs {
 pub struct LimitArgs {
     /// Maximum number of non-mutating requests in flight at a given time. When the server
     /// exceeds this, it rejects requests with 429. Zero for no limit. Watches, proxy, exec,
-    /// attach, log and port-forward requests are not counted; system:masters is never rejected.
+    /// attach, log and port-forward requests and health probes are not counted; system:masters
+    /// is never rejected.
     #[arg(long, default_value_t = 400, value_name = "N")]
     pub max_requests_inflight: usize,
 

@@ -2,7 +2,9 @@
 //! and `--max-mutating-requests-inflight` other requests are served at once; beyond that the
 //! answer is 429 with `Retry-After: 1`. Long-running requests (watches, proxy, exec, attach,
 //! log, port-forward) are not counted, and `system:masters` is served even when full, as
-//! in kube-apiserver. Admission costs one atomic increment and, when done, one decrement.
+//! in kube-apiserver. Health probes are not counted either, as kube-apiserver's default
+//! priority and fairness configuration exempts them (a load balancer's probe under load must
+//! not read as an outage). Admission costs one atomic increment and, when done, one decrement.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -36,10 +38,20 @@ impl Default for InflightLimits {
     }
 }
 
+/// Health endpoints, which kube-apiserver's `probes` FlowSchema puts in the exempt priority level.
+const PROBES: &[&str] = &["/healthz", "/livez", "/readyz"];
+
 /// Whether kube-apiserver would leave the request out of the in-flight count.
 pub fn is_long_running(info: &RequestInfo) -> bool {
     LONG_RUNNING_VERBS.contains(&info.verb.as_str())
         || (info.is_resource_request && LONG_RUNNING_SUBRESOURCES.contains(&info.subresource.as_str()))
+}
+
+/// Whether the request is a health probe (`/readyz`, `/readyz/etcd`, ...).
+fn is_probe(info: &RequestInfo) -> bool {
+    !info.is_resource_request
+        && info.verb == "get"
+        && PROBES.iter().any(|p| info.path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
 }
 
 pub fn is_mutating(info: &RequestInfo) -> bool {
@@ -68,7 +80,7 @@ impl InflightLimiter {
     /// Admits the request: `Ok(Some(slot))` while it counts, `Ok(None)` when it is not counted
     /// (long-running, unlimited, or `system:masters` over a full limit).
     pub fn admit(&self, info: &RequestInfo, user: &UserInfo) -> Result<Option<InflightSlot<'_>>, Rejected> {
-        if is_long_running(info) {
+        if is_long_running(info) || is_probe(info) {
             return Ok(None);
         }
         let mutating = is_mutating(info);
@@ -149,9 +161,13 @@ mod tests {
             ("GET", "/api/v1/namespaces/default/pods/p/log", ""),
             ("POST", "/api/v1/namespaces/default/pods/p/exec", ""),
             ("GET", "/apis/cluster.karmada.io/v1alpha1/clusters/m1/proxy/api/v1/pods", ""),
+            ("GET", "/readyz", ""),
+            ("GET", "/livez/ping", ""),
+            ("GET", "/healthz", "verbose"),
         ] {
             assert!(l.admit(&info(method, path, query), &u).unwrap().is_none(), "{path}?{query}");
         }
+        assert!(l.admit(&info("GET", "/readyzzz", ""), &u).is_err(), "only the probe paths are exempt");
         let masters = user(&["system:masters", "system:authenticated"]);
         assert!(l.admit(&info("GET", "/api/v1/namespaces", ""), &masters).unwrap().is_none());
         assert!(l.admit(&info("GET", "/api/v1/namespaces", ""), &u).is_err());
