@@ -12,8 +12,8 @@ use std::time::Duration;
 /// The connection limits of one server.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
-    /// A connection must deliver a complete request head within this long of being accepted,
-    /// and an HTTP/1.1 connection the next one within this long of the last answer
+    /// A connection must deliver a complete request head within this long of its TLS
+    /// handshake, and an HTTP/1.1 connection the next one within this long of the last answer
     /// (kube-apiserver's ReadHeaderTimeout is 32 s).
     pub header_read_timeout: Duration,
     /// Open connections from one source address.

@@ -142,7 +142,7 @@ impl Metrics {
             out,
             "karmada_apiserver_rejected_connections_total",
             "counter",
-            "Connections closed at accept for being over a cap, or for sending no request head in time.",
+            "Connections closed at accept for being over a cap, or for sending no first request head in time.",
         );
         for (reason, n) in [
             ("per_source", &self.refused_per_source),
