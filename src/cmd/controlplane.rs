@@ -113,7 +113,87 @@ pub struct ServeArgs {
     pub leader_elect_lease_duration: String,
 
     #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
     pub simulation: SimulationArgs,
+}
+
+/// Bounds on what clients may hold of the server: connections, requests in flight, and the
+/// memory of lists.
+#[derive(Debug, Args, Clone)]
+pub struct LimitArgs {
+    /// Maximum number of non-mutating requests in flight at a given time. When the server
+    /// exceeds this, it rejects requests with 429. Zero for no limit. Watches, proxy, exec,
+    /// attach, log and port-forward requests and health probes are not counted; system:masters
+    /// is never rejected.
+    #[arg(long, default_value_t = 400, value_name = "N")]
+    pub max_requests_inflight: usize,
+
+    /// Maximum number of mutating requests in flight at a given time. When the server exceeds
+    /// this, it rejects requests with 429. Zero for no limit.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub max_mutating_requests_inflight: usize,
+
+    /// How long a client may take to send a request's headers, counted from the connection's
+    /// start or from the answer to its previous request; the connection is closed after that.
+    #[arg(long, default_value = "32s", value_name = "DURATION")]
+    pub read_header_timeout: String,
+
+    /// Open connections allowed from one source address; more are closed at once.
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections_per_source: u32,
+
+    /// Open connections allowed in total; more are closed at once [default: the open-file
+    /// limit (raised to its hard limit at start) less an eighth, kept for the store and member
+    /// clients].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
+
+    /// Memory all LIST responses being built or sent may hold together, as a quantity (e.g.
+    /// 512Mi, 2Gi). A list that would exceed it while others hold it gets 429 and Retry-After
+    /// [default: a quarter of physical memory].
+    #[arg(long, value_name = "QUANTITY")]
+    pub max_list_memory: Option<String>,
+}
+
+impl LimitArgs {
+    /// Applies the limits to `config`, after checking them.
+    fn apply(&self, config: &mut ServerConfig) -> anyhow::Result<()> {
+        config.inflight.max_requests = self.max_requests_inflight;
+        config.inflight.max_mutating_requests = self.max_mutating_requests_inflight;
+        config.connections.header_read_timeout = positive_duration("read-header-timeout", &self.read_header_timeout)?;
+        config.connections.max_per_source = self.max_connections_per_source as usize;
+        config.connections.max_total = self.max_connections.map(|n| n as usize);
+        if let Some(text) = &self.max_list_memory {
+            config.max_list_bytes = byte_quantity(text).filter(|n| *n > 0).ok_or_else(|| {
+                UsageError::with_hint(
+                    format!("invalid value \"{text}\" for --max-list-memory: not a positive quantity of bytes"),
+                    "give a quantity such as 512Mi, 2Gi or 1G.",
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// A whole number of bytes with an optional SI or binary suffix (`512Mi`, `2G`).
+fn byte_quantity(s: &str) -> Option<usize> {
+    const SUFFIXES: &[(&str, u64)] = &[
+        ("Ki", 1 << 10),
+        ("Mi", 1 << 20),
+        ("Gi", 1 << 30),
+        ("Ti", 1 << 40),
+        ("k", 1_000),
+        ("M", 1_000_000),
+        ("G", 1_000_000_000),
+        ("T", 1_000_000_000_000),
+    ];
+    let digits_end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (number, suffix) = s.split_at(digits_end);
+    let number: u64 = number.parse().ok()?;
+    let unit = if suffix.is_empty() { 1 } else { SUFFIXES.iter().find(|(name, _)| *name == suffix)?.1 };
+    usize::try_from(number.checked_mul(unit)?).ok()
 }
 
 /// Flags of the workload simulator (a simulated member cluster, never a real one).
@@ -236,6 +316,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         positive_duration("cluster-monitor-grace-period", &args.cluster_monitor_grace_period)?;
     config.cluster_controller.startup_grace_period =
         positive_duration("cluster-startup-grace-period", &args.cluster_startup_grace_period)?;
+    args.limits.apply(&mut config)?;
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }
@@ -326,7 +407,17 @@ pub(crate) fn init_tracing(verbosity: i32) {
 
 #[cfg(test)]
 mod tests {
-    use super::is_quantity;
+    use super::{byte_quantity, is_quantity};
+
+    #[test]
+    fn byte_quantities_are_whole_numbers_with_known_suffixes() {
+        assert_eq!(byte_quantity("512Mi"), Some(512 << 20));
+        assert_eq!(byte_quantity("2G"), Some(2_000_000_000));
+        assert_eq!(byte_quantity("4096"), Some(4096));
+        for bad in ["", "Mi", "1.5Gi", "-1", "8gi", "1 Gi", "99999999999999999999"] {
+            assert_eq!(byte_quantity(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn quantities_are_numbers_with_known_suffixes() {

@@ -35,6 +35,12 @@ pub struct ServerConfig {
     pub watch_history: Duration,
     /// Largest request body accepted (kube-apiserver's limit is 3 MiB).
     pub max_request_bytes: usize,
+    /// Header timeout and connection caps.
+    pub connections: super::connection_limits::ConnectionLimits,
+    /// kube-apiserver's `--max-requests-inflight` and `--max-mutating-requests-inflight`.
+    pub inflight: super::inflight::InflightLimits,
+    /// Memory all lists together may hold while being built and sent.
+    pub max_list_bytes: usize,
     /// Where the PKI lives when not under `<data-dir>/pki` (`init --karmada-pki`).
     pub pki_dir: Option<PathBuf>,
     /// Where the admin kubeconfig is written when not `<data-dir>/admin.kubeconfig`.
@@ -66,6 +72,9 @@ impl ServerConfig {
             kubernetes_version: crate::wellknown::KUBERNETES_API_VERSION.to_string(),
             watch_history: Duration::from_secs(5 * 60),
             max_request_bytes: 3 * 1024 * 1024,
+            connections: Default::default(),
+            inflight: Default::default(),
+            max_list_bytes: super::list_budget::default_budget(),
             pki_dir: None,
             admin_kubeconfig: None,
             leaf_validity: Duration::from_secs(365 * 24 * 3600),

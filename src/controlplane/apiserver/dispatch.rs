@@ -86,6 +86,14 @@ async fn serve(
 ) -> Result<Response, ApiError> {
     let user = authenticate::authenticate(state, conn, &parts.headers).await?;
     let user = impersonate::apply(state, user, &parts.headers)?;
+    // After authentication and impersonation, before authorization, as in kube-apiserver.
+    let _slot = match state.inflight.admit(&info, &user) {
+        Ok(slot) => slot,
+        Err(rejected) => {
+            state.metrics.request_dropped(rejected.mutating, &info.verb, &info.resource);
+            return Ok(super::inflight::too_many_requests());
+        }
+    };
     let attrs = attributes(&user, &info);
     if let Decision::Deny { .. } = authorize(&state.rbac(), &attrs) {
         return Err(forbidden(&user, &info));
@@ -170,10 +178,16 @@ fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
     )
 }
 
-/// A `Status` response for an error, with the HTTP code it carries.
+/// A `Status` response for an error, with the HTTP code it carries (and, as kube-apiserver
+/// does, its `retryAfterSeconds` as `Retry-After`).
 pub fn error_response(err: &ApiError) -> Response {
     let code = StatusCode::from_u16(err.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    json_response(code, &err.to_status_json())
+    let mut resp = json_response(code, &err.to_status_json());
+    let retry_after = err.details.as_ref().map_or(0, |d| d.retry_after_seconds);
+    if retry_after > 0 {
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+    }
+    resp
 }
 
 /// A JSON body with a status code.
@@ -183,6 +197,11 @@ pub fn json_response(code: StatusCode, value: &serde_json::Value) -> Response {
 
 /// Already-serialised JSON with a status code.
 pub fn json_bytes_response(code: StatusCode, body: Vec<u8>) -> Response {
+    json_body_response(code, Body::from(body))
+}
+
+/// A JSON body of any kind (one that holds memory reserved for it, say) with a status code.
+pub fn json_body_response(code: StatusCode, body: Body) -> Response {
     let mut resp = (code, body).into_response();
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp

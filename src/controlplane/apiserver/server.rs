@@ -125,6 +125,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         rbac_synced: AtomicBool::new(false),
         member_clients: Default::default(),
         namespaces: Default::default(),
+        inflight: super::inflight::InflightLimiter::new(config.inflight),
+        list_budget: super::list_budget::ListBudget::new(config.max_list_bytes),
     });
 
     // History is kept for the configured window only; compaction runs a few times per window
@@ -191,7 +193,14 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let url = client_url(address, config.advertise_address);
     let tls_config = tls::server_config(&pki.serving.cert_pem, &pki.serving.key_pem, pki.ca.cert_pem())?;
     let (stop, stop_rx) = watch::channel(false);
-    let server = tokio::spawn(listener::serve(listener, tls_config, dispatch::router(state.clone()), stop_rx));
+    let server = tokio::spawn(listener::serve(
+        listener,
+        tls_config,
+        dispatch::router(state.clone()),
+        config.connections,
+        state.metrics.clone(),
+        stop_rx,
+    ));
 
     let admin_user = match config.profile {
         Profile::Karmada => crate::wellknown::KARMADA_ADMIN_USER.to_string(),

@@ -31,6 +31,10 @@ pub struct ApiState {
     pub member_clients: super::cluster_proxy::MemberClients,
     /// Namespaces known to accept new content (NamespaceLifecycle admission).
     pub namespaces: super::active_namespaces::ActiveNamespaces,
+    /// Requests being served, against `--max-requests-inflight` and its mutating twin.
+    pub inflight: super::inflight::InflightLimiter,
+    /// Memory held by lists being built or sent.
+    pub list_budget: Arc<super::list_budget::ListBudget>,
 }
 
 impl ApiState {

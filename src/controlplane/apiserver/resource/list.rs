@@ -10,7 +10,7 @@ use crate::controlplane::registry::ResourceDef;
 use crate::controlplane::store::{KeyValue, ListOptions, StoreError};
 
 use super::super::continue_token::ContinueToken;
-use super::super::dispatch::{Call, json_bytes_response};
+use super::super::dispatch::{Call, json_body_response};
 use super::super::served_json::ServedType;
 use super::super::state::ApiState;
 use super::super::table::{self, Output, TableBuilder};
@@ -98,16 +98,21 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
     }
 
     // A selector hides remainingItemCount, as in kube-apiserver; there is nothing to count.
-    opts.skip_remaining_count = !filter.is_empty() || known_remaining.is_some();
+    // Without a client limit nothing is counted either: the pages are this server's own.
+    let skip_count = !filter.is_empty() || known_remaining.is_some() || limit == 0;
+    let mut reservation = state.list_budget.reservation();
     let mut items = Vec::new();
     let mut read = 0i64;
     let mut continue_token = None;
     let mut remaining = None;
     let revision;
     loop {
-        // Without a client limit the whole collection is read at once: paging internally would
-        // make the store count the remaining rows for every page, which dominated large lists.
-        opts.limit = (limit > 0).then(|| (limit - items.len()).max(1));
+        // Without a client limit the collection is read in pages of its own, uncounted, so the
+        // memory budget is checked before each page rather than after the whole collection.
+        let wanted = if limit > 0 { (limit - items.len()).max(1) } else { usize::MAX };
+        opts.limit = Some(wanted.min(INTERNAL_PAGE));
+        // Only the page that may end the client's page needs what remains after it.
+        opts.skip_remaining_count = skip_count || wanted > INTERNAL_PAGE;
         let page = match state.store.list(&prefix, opts.clone()).await {
             Ok(p) => p,
             Err(StoreError::Compacted { .. }) if call.param("continue").is_some() => {
@@ -117,12 +122,20 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
         };
         let last_key = page.items.last().map(|kv| kv.key.clone());
         read += page.items.len() as i64;
+        let page_cost: usize = page.items.iter().map(cost).sum();
+        if let Err(e) = reservation.take(page_cost) {
+            state.metrics.request_terminated(&call.info.verb, &def.plural, e.code);
+            return Err(e);
+        }
+        let mut kept_cost = 0;
         for kv in page.items {
             // Only selectors need the decoded object; the response splices the stored bytes.
             if filter.is_empty() || filter.matches(def, &store_access::decode(&kv)?) {
+                kept_cost += cost(&kv);
                 items.push(kv);
             }
         }
+        reservation.release(page_cost - kept_cost);
         opts.revision = Some(page.revision);
         let full = limit > 0 && items.len() >= limit;
         match page.continue_after {
@@ -162,7 +175,18 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
             list_body(&head, &items, &served)?
         }
     };
-    Ok(json_bytes_response(StatusCode::OK, body))
+    drop(items);
+    Ok(json_body_response(StatusCode::OK, reservation.body(body)))
+}
+
+/// The most objects read from the store before the memory budget is checked again (kube's
+/// clients page by 500).
+const INTERNAL_PAGE: usize = 1000;
+
+/// What a listed object holds until the response is sent: itself, and its part of the
+/// response (about as large, plus its type fields).
+fn cost(kv: &KeyValue) -> usize {
+    2 * kv.value.len() + kv.key.len() + 128
 }
 
 /// The list document: `head`'s members (kind, apiVersion, metadata), then `items` spliced
