@@ -35,6 +35,9 @@ pub struct ServerConfig {
     pub watch_history: Duration,
     /// Largest request body accepted (kube-apiserver's limit is 3 MiB).
     pub max_request_bytes: usize,
+    /// kube-apiserver's `--min-request-timeout`: a watch without timeoutSeconds lasts a random
+    /// time between this and twice this, and no watch lasts longer than twice this.
+    pub min_request_timeout: Duration,
     /// Where the PKI lives when not under `<data-dir>/pki` (`init --karmada-pki`).
     pub pki_dir: Option<PathBuf>,
     /// Where the admin kubeconfig is written when not `<data-dir>/admin.kubeconfig`.
@@ -66,6 +69,7 @@ impl ServerConfig {
             kubernetes_version: crate::wellknown::KUBERNETES_API_VERSION.to_string(),
             watch_history: Duration::from_secs(5 * 60),
             max_request_bytes: 3 * 1024 * 1024,
+            min_request_timeout: Duration::from_secs(1800),
             pki_dir: None,
             admin_kubeconfig: None,
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
