@@ -110,7 +110,10 @@ mod tests {
         let big = json!({"k": "x".repeat(2000)});
         let err = check_result(&big, 1000).unwrap_err();
         assert_eq!((err.code, err.reason.as_str()), (413, "RequestEntityTooLarge"));
-        assert_eq!(err.message, "Request entity too large: the resulting object would be larger than the limit of 1000 bytes");
+        assert_eq!(
+            err.message,
+            "Request entity too large: the resulting object would be larger than the limit of 1000 bytes"
+        );
         let err = check_result(&nested(MAX_DEPTH + 1), 1 << 20).unwrap_err();
         assert_eq!((err.code, err.message.as_str()), (400, "the resulting object nests deeper than 100 levels"));
         assert!(check_result(&nested(MAX_DEPTH), 1 << 20).is_ok());

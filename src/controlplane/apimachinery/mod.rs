@@ -21,6 +21,7 @@ mod yaml_body;
 
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
+pub use json_bounds::{MAX_DEPTH, check_result};
 pub use jsonpath::{JsonPath, JsonPathError};
 pub use meta_validation::{
     FIELD_IMMUTABLE_MSG, IS_NEGATIVE_MSG, NameRule, TOTAL_ANNOTATION_SIZE_LIMIT, generate_name, validate_annotations,
@@ -32,7 +33,6 @@ pub use names::{
     is_qualified_name, is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix, max_len_error,
     regex_error,
 };
-pub use json_bounds::{MAX_DEPTH, check_result};
 pub use patch::{
     DEFAULT_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_json_patch_within, apply_merge_patch,
 };

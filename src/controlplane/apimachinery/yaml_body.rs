@@ -1,24 +1,62 @@
-//! YAML request bodies (create, update, server-side apply) decoded with a budget against alias
-//! bombs: the parser's default limits count replayed events, not bytes, so a large anchored
-//! scalar aliased a few thousand times would still expand to gigabytes. Here the bytes an
-//! anchor may hold and the number of aliases are small enough that expansion stays within tens
-//! of MiB, far above what hand-written manifests with anchors use.
+//! YAML request bodies (create, update, server-side apply) decoded only after a check against
+//! alias bombs. The parser's own limits count replayed events, not bytes, so a large anchored
+//! scalar aliased a few thousand times (or anchors of anchors) would still expand to gigabytes.
+//! Here the document's size with every alias expanded is added up from the parser's events,
+//! without expanding anything, and a document past the bound is refused before it is decoded.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
+use serde_saphyr::granit_parser::{Event, Parser};
 
-/// At most this many alias (`*ref`) uses in one body.
-pub const MAX_ALIASES: usize = 1000;
-/// At most this many bytes of scalars held by all anchors together.
-pub const MAX_ANCHORED_BYTES: usize = 64 * 1024;
+/// The most scalar bytes a YAML body may hold once its aliases are expanded: well above the
+/// 3 MiB a body may have, far below what would strain the server.
+pub const MAX_EXPANDED_BYTES: usize = 8 * 1024 * 1024;
 
-/// Decodes a YAML document into JSON, refusing alias expansion past the budget above.
-pub fn from_yaml(text: &str) -> Result<Value, serde_saphyr::Error> {
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_aliases = MAX_ALIASES;
-    budget.max_recorded_anchor_bytes = MAX_ANCHORED_BYTES;
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(budget);
-    serde_saphyr::from_str_with_options(text, options)
+/// Decodes a YAML document into JSON, refusing one whose alias expansion passes the bound.
+pub fn from_yaml(text: &str) -> Result<Value, String> {
+    if expanded_size(text, MAX_EXPANDED_BYTES).is_none() {
+        return Err(format!("the document expands (through aliases) to more than {MAX_EXPANDED_BYTES} bytes"));
+    }
+    serde_saphyr::from_str(text).map_err(|e| e.to_string())
+}
+
+/// The scalar bytes (plus one per node) of all documents in `text` with every alias expanded,
+/// or None once past `limit`. Syntax errors end the count; decoding reports them.
+fn expanded_size(text: &str, limit: usize) -> Option<usize> {
+    let mut anchors: HashMap<usize, usize> = HashMap::new();
+    // The collections being read: their anchor (0: none) and size so far.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut total = 0usize;
+    for event in Parser::new_from_str(text) {
+        let Ok((event, _)) = event else { break };
+        let (anchor, size) = match event {
+            Event::Scalar(value, _, anchor, _) => (anchor, value.len() + 1),
+            Event::Alias(id) => (0, anchors.get(&id).copied().unwrap_or(0)),
+            Event::SequenceStart(_, anchor, _) | Event::MappingStart(_, anchor, _) => {
+                open.push((anchor, 1));
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => match open.pop() {
+                Some(node) => node,
+                None => break,
+            },
+            _ => continue,
+        };
+        if anchor != 0 {
+            anchors.insert(anchor, size);
+        }
+        // Every node lies within its document, so checking the one that grew is enough.
+        let grown = match open.last_mut() {
+            Some((_, parent)) => parent,
+            None => &mut total,
+        };
+        *grown = grown.saturating_add(size);
+        if *grown > limit {
+            return None;
+        }
+    }
+    Some(total)
 }
 
 #[cfg(test)]
@@ -32,12 +70,22 @@ mod tests {
     }
 
     #[test]
+    fn sizes_count_expanded_aliases() {
+        assert_eq!(expanded_size("a: bb\n", 100), Some(1 + 2 + 3));
+        // The anchored map (1 + "k" 2 + "v" 2 = 5) counted twice, plus the keys a and b.
+        assert_eq!(expanded_size("a: &x {k: v}\nb: *x\n", 100), Some(1 + 2 + 5 + 2 + 5));
+    }
+
+    #[test]
     fn a_large_anchor_aliased_many_times_is_refused() {
-        let mut text = format!("a: &x \"{}\"\nb: [", "x".repeat(MAX_ANCHORED_BYTES + 1));
-        text.push_str(&vec!["*x"; 10].join(", "));
-        text.push_str("]\n");
-        assert!(from_yaml(&text).is_err());
-        let many = format!("a: &x y\nb: [{}]\n", vec!["*x"; MAX_ALIASES + 1].join(", "));
-        assert!(from_yaml(&many).is_err());
+        let big = format!("a: &x \"{}\"\nb: [{}]\n", "x".repeat(100_000), vec!["*x"; 100].join(", "));
+        assert!(from_yaml(&big).unwrap_err().contains("expands (through aliases) to more than 8388608 bytes"));
+        // Anchors of anchors: each level doubles, 40 levels would be a terabyte.
+        let mut nested = String::from("l0: &l0 \"xxxxxxxx\"\n");
+        for i in 1..40 {
+            nested.push_str(&format!("l{i}: &l{i} [*l{p}, *l{p}]\n", p = i - 1));
+        }
+        assert!(expanded_size(&nested, MAX_EXPANDED_BYTES).is_none());
+        assert!(from_yaml(&nested).is_err());
     }
 }

@@ -173,7 +173,12 @@ fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
 /// A `Status` response for an error, with the HTTP code it carries.
 pub fn error_response(err: &ApiError) -> Response {
     let code = StatusCode::from_u16(err.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    json_response(code, &err.to_status_json())
+    let mut resp = json_response(code, &err.to_status_json());
+    // As kube's ErrorNegotiated: clients read the delay from the header, not the body.
+    if let Some(secs) = err.details.as_ref().map(|d| d.retry_after_seconds).filter(|s| *s > 0) {
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    }
+    resp
 }
 
 /// A JSON body with a status code.

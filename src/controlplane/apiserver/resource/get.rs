@@ -9,8 +9,8 @@ use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
-use super::super::{object, store_access};
 use super::super::table::{self, Output, TableBuilder};
+use super::super::{object, store_access};
 
 pub async fn get(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let output = call.output()?;
