@@ -8,6 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::plane::Plane;
+use common::raw_api::send;
 use http::{Method, Request};
 use kube::Client;
 use serde_json::{Value, json};
@@ -23,16 +24,6 @@ async fn client(plane: &Plane) -> Client {
     // The answers themselves are under test: no client-side retries of 504s.
     cfg.default_retry = false;
     Client::try_from(cfg).unwrap()
-}
-
-/// Sends a raw request and returns (status code, body as JSON, or as a string if not JSON).
-async fn send(client: &Client, method: Method, path: &str, content_type: &str, body: Vec<u8>) -> (u16, Value) {
-    let req = Request::builder().method(method).uri(path).header("content-type", content_type).body(body).unwrap();
-    let resp = client.send(req.map(kube::client::Body::from)).await.unwrap();
-    let code = resp.status().as_u16();
-    let bytes = http_body_util::BodyExt::collect(resp.into_body()).await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-    (code, json)
 }
 
 async fn get(c: &Client, path: &str) -> (u16, Value) {
