@@ -4,7 +4,8 @@
 mod common;
 
 use common::plane::Plane;
-use http::{Method, Request};
+use common::raw_api::send;
+use http::Method;
 use kube::Client;
 use serde_json::Value;
 
@@ -12,16 +13,6 @@ async fn client(plane: &Plane) -> Client {
     let kc = kube::config::Kubeconfig::read_from(&plane.kubeconfig).unwrap();
     let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default()).await.unwrap();
     Client::try_from(cfg).unwrap()
-}
-
-/// Sends a raw request and returns (status code, body as JSON).
-async fn send(client: &Client, method: Method, path: &str, content_type: &str, body: Vec<u8>) -> (u16, Value) {
-    let req = Request::builder().method(method).uri(path).header("content-type", content_type).body(body).unwrap();
-    let resp = client.send(req.map(kube::client::Body::from)).await.unwrap();
-    let code = resp.status().as_u16();
-    let bytes = http_body_util::BodyExt::collect(resp.into_body()).await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (code, json)
 }
 
 fn assert_status(code: u16, body: &Value, want: u16, message_part: &str) {

@@ -52,6 +52,11 @@ pub struct ServeArgs {
     #[arg(long, default_value = "5m0s", value_name = "DURATION")]
     pub watch_history: String,
 
+    /// Seconds a watch lasts at least when the client gives no timeoutSeconds (it gets a random
+    /// time up to twice this); no watch lasts longer than twice this, whatever it asks for.
+    #[arg(long, default_value_t = 1800, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=604_800))]
+    pub min_request_timeout: u64,
+
     /// Directory of the PKI (CA, serving and admin certificates, service-account key) when
     /// not <data-dir>/pki.
     #[arg(long, value_name = "PATH")]
@@ -303,6 +308,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;
+    config.min_request_timeout = Duration::from_secs(args.min_request_timeout);
     config.leaf_validity = positive_duration("cert-validity-period", &args.cert_validity_period)?;
     config.pki_dir = args.pki_dir.clone();
     config.admin_kubeconfig = args.admin_kubeconfig.clone();

@@ -5,6 +5,7 @@
 pub mod etcd;
 pub mod fleet;
 pub mod plane;
+pub mod raw_api;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

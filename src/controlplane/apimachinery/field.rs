@@ -29,6 +29,8 @@ pub enum CauseType {
     UnexpectedServerResponse,
     /// `FieldManagerConflict`: a server-side apply ownership conflict.
     FieldManagerConflict,
+    /// `ResourceVersionTooLarge`: a read asked for a resourceVersion the server has not reached.
+    ResourceVersionTooLarge,
 }
 
 impl CauseType {
@@ -47,6 +49,7 @@ impl CauseType {
             Self::TypeInvalid => "FieldValueTypeInvalid",
             Self::UnexpectedServerResponse => "UnexpectedServerResponse",
             Self::FieldManagerConflict => "FieldManagerConflict",
+            Self::ResourceVersionTooLarge => "ResourceVersionTooLarge",
         }
     }
 
@@ -64,6 +67,7 @@ impl CauseType {
             Self::Internal => "Internal error",
             Self::UnexpectedServerResponse => "Unexpected server response",
             Self::FieldManagerConflict => "Conflict",
+            Self::ResourceVersionTooLarge => "Too large resource version",
         }
     }
 }

@@ -5,6 +5,7 @@ mod field;
 mod field_selector;
 #[doc(hidden)]
 pub mod fuzzing;
+mod json_bounds;
 mod jsonpath;
 pub mod managed_fields;
 mod meta_validation;
@@ -16,9 +17,11 @@ mod selector;
 mod selector_parser;
 mod status;
 pub mod strategic;
+mod yaml_body;
 
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
+pub use json_bounds::{MAX_DEPTH, check_result};
 pub use jsonpath::{JsonPath, JsonPathError};
 pub use meta_validation::{
     FIELD_IMMUTABLE_MSG, IS_NEGATIVE_MSG, NameRule, TOTAL_ANNOTATION_SIZE_LIMIT, generate_name, validate_annotations,
@@ -30,8 +33,11 @@ pub use names::{
     is_qualified_name, is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix, max_len_error,
     regex_error,
 };
-pub use patch::{MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_merge_patch};
+pub use patch::{
+    DEFAULT_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_json_patch_within, apply_merge_patch,
+};
 pub use request_info::RequestInfo;
 pub use selector::{LabelSelector, Operator, Requirement, SelectorError};
 pub use status::{ApiError, Details, OPTIMISTIC_LOCK_ERROR_MSG, StatusReason, qualified_kind, qualified_resource};
 pub use strategic::apply_strategic_merge_patch;
+pub use yaml_body::from_yaml;

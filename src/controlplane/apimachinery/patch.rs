@@ -2,11 +2,14 @@
 //!
 //! Codes follow the patch handler with the default `fieldValidation=Warn`: a body that does not
 //! decode as a patch is 400 (`error decoding patch: ...`); more than 10000 operations is 413;
-//! a decodable JSON patch whose operations fail (failed `test`, missing path, unknown `op`) is
-//! 422 Invalid with kube's generic message; a merge patch of `null` is 400 `Invalid JSON Patch`.
+//! a decodable JSON patch whose operations fail (failed `test`, missing path, unknown `op`, or
+//! `copy` operations past the copy budget) is 422 Invalid with kube's generic message; a merge
+//! patch of `null` is 400 `Invalid JSON Patch`.
 
+use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 
+use super::json_bounds::{self, MAX_DEPTH};
 use super::status::{ApiError, StatusReason};
 
 /// kube-apiserver's cap on operations in one JSON patch.
@@ -79,8 +82,23 @@ fn decode_json_patch(patch: &[u8]) -> Result<Vec<Value>, ApiError> {
     Ok(ops)
 }
 
-/// Applies an RFC 6902 JSON patch to a copy of `original`.
+/// kube-apiserver's default cap on the bytes `copy` operations of one JSON patch may add (its
+/// `JSONPatchMaxCopyBytes`, which follows the request body limit).
+pub const DEFAULT_MAX_COPY_BYTES: usize = 3 * 1024 * 1024;
+
+/// Applies an RFC 6902 JSON patch to a copy of `original`, with kube's default copy budget.
 pub fn apply_json_patch(original: &Value, patch: &[u8]) -> Result<Value, ApiError> {
+    apply_json_patch_within(original, patch, DEFAULT_MAX_COPY_BYTES)
+}
+
+/// Applies an RFC 6902 JSON patch to a copy of `original`, one operation at a time.
+///
+/// As evanphx/json-patch does with `AccumulatedCopySizeLimit`, the JSON size of every copied
+/// value counts against `max_copy_bytes`, checked before the copy is made: without it a few
+/// dozen `copy` operations doubling the document exhaust memory. An operation that would nest
+/// the document deeper than [`MAX_DEPTH`] is refused the same way, before it runs. Both answer
+/// what any failing operation answers (422).
+pub fn apply_json_patch_within(original: &Value, patch: &[u8], max_copy_bytes: usize) -> Result<Value, ApiError> {
     let ops = decode_json_patch(patch)?;
     if ops.len() > MAX_JSON_PATCH_OPERATIONS {
         return Err(ApiError::request_entity_too_large_msg(&format!(
@@ -91,10 +109,41 @@ pub fn apply_json_patch(original: &Value, patch: &[u8]) -> Result<Value, ApiErro
     // Upstream decodes operations lazily, so a malformed operation fails at apply time: 422.
     let ops: json_patch::Patch = serde_json::from_value(Value::Array(ops)).map_err(|_| unprocessable())?;
     let mut doc = original.clone();
-    // `patch_unsafe` on our own copy: the all-or-nothing `patch` can hit an `unreachable!` while
-    // undoing some operation sequences, and a failed patch discards the copy anyway.
-    json_patch::patch_unsafe(&mut doc, &ops).map_err(|_| unprocessable())?;
+    let mut copied = 0usize;
+    for op in &ops.0 {
+        check_growth(&doc, op, max_copy_bytes, &mut copied)?;
+        // `patch_unsafe` on our own copy: the all-or-nothing `patch` can hit an `unreachable!`
+        // while undoing some operation sequences, and a failed patch discards the copy anyway.
+        json_patch::patch_unsafe(&mut doc, std::slice::from_ref(op)).map_err(|_| unprocessable())?;
+    }
     Ok(doc)
+}
+
+/// Refuses `op` before it runs if it would copy more than the budget left, or nest the
+/// document deeper than [`MAX_DEPTH`].
+fn check_growth(doc: &Value, op: &PatchOperation, max_copy_bytes: usize, copied: &mut usize) -> Result<(), ApiError> {
+    let (path, value) = match op {
+        PatchOperation::Add(o) => (&o.path, Some(&o.value)),
+        PatchOperation::Replace(o) => (&o.path, Some(&o.value)),
+        PatchOperation::Move(o) => (&o.path, doc.pointer(o.from.as_str())),
+        PatchOperation::Copy(o) => {
+            let source = doc.pointer(o.from.as_str());
+            if let Some(source) = source {
+                // Depth first: the encoder that measures the size recurses.
+                if json_bounds::depth(source) + o.path.count() > MAX_DEPTH {
+                    return Err(unprocessable());
+                }
+                let budget = max_copy_bytes.saturating_sub(*copied);
+                *copied += json_bounds::encoded_len_within(source, budget).ok_or_else(unprocessable)?;
+            }
+            (&o.path, source)
+        }
+        PatchOperation::Remove(_) | PatchOperation::Test(_) => return Ok(()),
+    };
+    match value {
+        Some(v) if json_bounds::depth(v) + path.count() > MAX_DEPTH => Err(unprocessable()),
+        _ => Ok(()),
+    }
 }
 
 /// Applies an RFC 7386 merge patch to a copy of `original`; the patch must be a JSON object.

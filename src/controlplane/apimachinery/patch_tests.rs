@@ -127,3 +127,45 @@ fn merge_patch_errors() {
     assert_eq!(code(apply_merge_patch(&obj(), b"\"s\"")).0, 400);
     assert_eq!(code(apply_merge_patch(&obj(), b"{")).0, 400);
 }
+
+/// `n` copies of the whole `data` map into itself: each doubles the document.
+fn doubling_copies(n: usize) -> String {
+    let ops: Vec<String> = (0..n).map(|i| format!(r#"{{"op":"copy","from":"/data","path":"/data/k{i}"}}"#)).collect();
+    format!("[{}]", ops.join(","))
+}
+
+#[test]
+fn copies_past_the_budget_fail_before_growing() {
+    let doc = json!({"data": {"seed": "x".repeat(100)}});
+    // A dozen doublings of ~110 bytes stay under 1 MiB; sixty would need exabytes.
+    let ok = apply_json_patch_within(&doc, doubling_copies(12).as_bytes(), 1 << 20).unwrap();
+    assert!(ok.to_string().len() > 400_000);
+    let err = apply_json_patch_within(&doc, doubling_copies(60).as_bytes(), 1 << 20).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (422, UNPROCESSABLE_MSG));
+    // The budget is what all copies add together, as upstream counts it.
+    let value = "y".repeat(40);
+    let two = r#"[{"op":"copy","from":"/v","path":"/a"},{"op":"copy","from":"/v","path":"/b"}]"#;
+    let doc = json!({ "v": value });
+    assert!(apply_json_patch_within(&doc, two.as_bytes(), 84).is_ok());
+    assert_eq!(apply_json_patch_within(&doc, two.as_bytes(), 83).unwrap_err().code, 422);
+    // The default budget is kube's 3 MiB.
+    assert_eq!(apply_json_patch(&json!({"data": {"s": "x"}}), doubling_copies(60).as_bytes()).unwrap_err().code, 422);
+}
+
+#[test]
+fn operations_that_nest_too_deep_fail() {
+    // Copying a map into itself nests it one level further each time.
+    let ops: Vec<String> = (0..MAX_DEPTH + 5)
+        .map(|i| {
+            let path = "/a".repeat(i + 1);
+            format!(r#"{{"op":"copy","from":"/a","path":"{path}/a"}}"#)
+        })
+        .collect();
+    let err = apply_json_patch(&json!({"a": {}}), format!("[{}]", ops.join(",")).as_bytes()).unwrap_err();
+    assert_eq!(err.code, 422);
+    let deep = (0..MAX_DEPTH).fold(json!(1), |inner, _| json!({ "a": inner }));
+    let add = format!(r#"[{{"op":"add","path":"/x","value":{deep}}}]"#);
+    assert_eq!(apply_json_patch(&json!({}), add.as_bytes()).unwrap_err().code, 422);
+    let add = format!(r#"[{{"op":"add","path":"/x","value":{}}}]"#, deep["a"]);
+    assert!(apply_json_patch(&json!({}), add.as_bytes()).is_ok());
+}

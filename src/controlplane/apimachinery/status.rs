@@ -3,7 +3,7 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Map, Value, json};
 
-use super::field::{Cause, aggregate, go_quote};
+use super::field::{Cause, CauseType, aggregate, go_quote};
 
 /// The conflict detail kube-apiserver uses when a resourceVersion precondition fails.
 pub const OPTIMISTIC_LOCK_ERROR_MSG: &str =
@@ -353,6 +353,20 @@ impl ApiError {
     /// 504 Timeout: `Timeout: <msg>`.
     pub fn timeout(msg: &str) -> Self {
         Self::with_details(504, StatusReason::Timeout, format!("Timeout: {msg}"), Details::default())
+    }
+
+    /// storage.NewTooLargeResourceVersionError as the watch cache answers a read of a
+    /// resourceVersion it has not reached: 504 Timeout, retry after a second, with the
+    /// `ResourceVersionTooLarge` cause client-go's reflector looks for.
+    pub fn too_large_resource_version(requested: i64, current: i64) -> Self {
+        let cause = Cause {
+            cause_type: Some(CauseType::ResourceVersionTooLarge),
+            message: "Too large resource version".into(),
+            field: String::new(),
+        };
+        let details = Details { causes: vec![cause], retry_after_seconds: 1, ..Details::default() };
+        let msg = format!("Timeout: Too large resource version: {requested}, current: {current}");
+        Self::with_details(504, StatusReason::Timeout, msg, details)
     }
 
     /// The Status object as JSON: `{"kind":"Status","apiVersion":"v1","metadata":{},...}`.

@@ -41,6 +41,9 @@ pub struct ServerConfig {
     pub inflight: super::inflight::InflightLimits,
     /// Memory all lists together may hold while being built and sent.
     pub max_list_bytes: usize,
+    /// kube-apiserver's `--min-request-timeout`: a watch without timeoutSeconds lasts a random
+    /// time between this and twice this, and no watch lasts longer than twice this.
+    pub min_request_timeout: Duration,
     /// Where the PKI lives when not under `<data-dir>/pki` (`init --karmada-pki`).
     pub pki_dir: Option<PathBuf>,
     /// Where the admin kubeconfig is written when not `<data-dir>/admin.kubeconfig`.
@@ -75,6 +78,7 @@ impl ServerConfig {
             connections: Default::default(),
             inflight: Default::default(),
             max_list_bytes: super::list_budget::default_budget(),
+            min_request_timeout: Duration::from_secs(1800),
             pki_dir: None,
             admin_kubeconfig: None,
             leaf_validity: Duration::from_secs(365 * 24 * 3600),

@@ -183,9 +183,9 @@ fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
 pub fn error_response(err: &ApiError) -> Response {
     let code = StatusCode::from_u16(err.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut resp = json_response(code, &err.to_status_json());
-    let retry_after = err.details.as_ref().map_or(0, |d| d.retry_after_seconds);
-    if retry_after > 0 {
-        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+    // As kube's ErrorNegotiated: clients read the delay from the header, not the body.
+    if let Some(secs) = err.details.as_ref().map(|d| d.retry_after_seconds).filter(|s| *s > 0) {
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
     }
     resp
 }

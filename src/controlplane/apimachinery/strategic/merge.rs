@@ -100,12 +100,16 @@ pub fn merge_map(
             original.remove(&key);
             continue;
         }
+        // A `$deleteFromPrimitiveList` has nothing to remove from a missing (or differently
+        // typed) field; taking its items as the value would add what it asked to delete.
         let Some(orig_v) = original.remove(&key) else {
-            original.insert(key, patch_v);
+            if !is_delete_list {
+                original.insert(key, patch_v);
+            }
             continue;
         };
         if go_type(&orig_v) != go_type(&patch_v) {
-            original.insert(key, patch_v);
+            original.insert(key, if is_delete_list { orig_v } else { patch_v });
             continue;
         }
         let meta = Meta::of(ty, &key);

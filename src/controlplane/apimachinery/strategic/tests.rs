@@ -217,6 +217,34 @@ fn delete_from_primitive_list() {
 }
 
 #[test]
+fn delete_from_an_absent_primitive_list_adds_nothing() {
+    check(json!({"name": "1"}), json!({"$deleteFromPrimitiveList/mergingIntList": [2]}), json!({"name": "1"}));
+    // Nor from a field of another type: it stays as it was.
+    check(
+        json!({"mergingIntList": "scalar"}),
+        json!({"$deleteFromPrimitiveList/mergingIntList": [2]}),
+        json!({"mergingIntList": "scalar"}),
+    );
+    // An unlisted field (no merge strategy) behaves the same.
+    check(json!({}), json!({"$deleteFromPrimitiveList/finalizers": ["a"]}), json!({}));
+    // In a nested object too.
+    check(
+        json!({"mergeItemPtr": [{"name": "a"}]}),
+        json!({"mergeItemPtr": [{"name": "a", "$deleteFromPrimitiveList/mergingIntList": [1]}]}),
+        json!({"mergeItemPtr": [{"name": "a"}]}),
+    );
+}
+
+#[test]
+fn patch_directives_at_the_root() {
+    // `$patch: delete` empties the whole object, as upstream; the API server then refuses the
+    // nameless result.
+    check(json!({"name": "1", "mergingIntList": [1]}), json!({"$patch": "delete"}), json!({}));
+    check(json!({"name": "1"}), json!({"$patch": "replace", "value": "v"}), json!({"value": "v"}));
+    check_err(json!({"name": "1"}), json!({"$patch": "merge"}), 400, "");
+}
+
+#[test]
 fn patch_order_wins_over_live_order() {
     check(
         json!({"mergingList": [{"name": "1"}, {"name": "2", "value": "b"}, {"name": "3"}]}),

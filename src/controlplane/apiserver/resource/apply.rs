@@ -6,7 +6,7 @@ use axum::response::Response;
 use serde_json::Value;
 
 use crate::controlplane::apimachinery::managed_fields::{self, conflict_error, last_applied};
-use crate::controlplane::apimachinery::{ApiError, BadValue, Cause, StatusReason};
+use crate::controlplane::apimachinery::{ApiError, BadValue, Cause, StatusReason, check_result};
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};
@@ -18,9 +18,8 @@ const MAX_ATTEMPTS: usize = 5;
 
 pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let manager = call.param("fieldManager").unwrap_or("").to_string();
-    if manager.is_empty() {
-        return Err(options_invalid(Cause::required_detail("fieldManager", "is required for apply patch")));
-    }
+    let required = manager.is_empty().then(|| Cause::required_detail("fieldManager", "is required for apply patch"));
+    super::write_options::check(call, "PatchOptions", required.into_iter().collect())?;
     let force = match call.param("force") {
         None | Some("") | Some("false") => false,
         Some("true") => true,
@@ -29,6 +28,8 @@ pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
         }
     };
     let (applied, json_body) = decode(call, def)?;
+    let max_bytes = state.config.max_request_bytes.saturating_mul(super::patch::RESULT_SIZE_FACTOR);
+    check_result(&applied, max_bytes)?;
     let name = call.info.name.clone();
     let ns = super::namespace_of(def, call);
     let api_version = def.api_version();
@@ -41,6 +42,7 @@ pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
                 return Err(ApiError::not_found(&def.group, &def.plural, &name));
             }
             let obj = managed_fields::apply(None, &applied, &ctx, force).map_err(|c| conflict_error(&c))?;
+            check_result(&obj, max_bytes)?;
             let raw = json_body.then_some(&call.body[..]);
             match super::create::create_object(state, call, def, obj, raw, true).await {
                 // Someone created it meanwhile: apply to theirs.
@@ -57,6 +59,7 @@ pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             Err(c) => return Err(conflict_error(&c)),
         };
         last_applied::sync(&current, &applied, &mut obj, &manager);
+        check_result(&obj, max_bytes)?;
         // A resourceVersion in the configuration is a precondition, as in other patches.
         let expected = match object::meta_str(&applied, "resourceVersion").filter(|rv| !rv.is_empty()) {
             Some(rv) => object::parse_resource_version(rv).unwrap_or(-1),
@@ -89,7 +92,7 @@ fn decode(call: &Call, def: &ResourceDef) -> Result<(Value, bool), ApiError> {
         Err(_) => {
             let text =
                 std::str::from_utf8(&call.body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-            let v = serde_saphyr::from_str::<Value>(text)
+            let v = crate::controlplane::apimachinery::from_yaml(text)
                 .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
             (v, false)
         }

@@ -15,26 +15,7 @@ pub fn decode_object(call: &Call, def: &ResourceDef) -> Result<Value, ApiError> 
     if !obj.is_object() {
         return Err(ApiError::bad_request("the request body must be a JSON object"));
     }
-    let want_version = super::api_version(def);
-    match obj.get("apiVersion").and_then(Value::as_str) {
-        None | Some("") => obj["apiVersion"] = Value::String(want_version),
-        Some(v) if v == want_version => {}
-        Some(v) => {
-            return Err(ApiError::bad_request(format!(
-                "the API version in the data ({v}) does not match the expected API version ({want_version})"
-            )));
-        }
-    }
-    match obj.get("kind").and_then(Value::as_str) {
-        None | Some("") => obj["kind"] = Value::String(def.kind.clone()),
-        Some(k) if k == def.kind => {}
-        Some(k) => {
-            return Err(ApiError::bad_request(format!(
-                "the kind in the data ({k}) does not match the expected kind ({})",
-                def.kind
-            )));
-        }
-    }
+    super::identity::ensure_type(def, &mut obj)?;
     Ok(obj)
 }
 
@@ -47,7 +28,7 @@ pub fn decode_bytes(content_type: &str, body: &[u8], builtin: bool) -> Result<Va
             .map_err(|e| ApiError::bad_request(format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml: {e}"))),
         "application/yaml" | "application/x-yaml" | "text/yaml" => {
             let text = std::str::from_utf8(body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-            serde_saphyr::from_str(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))
+            crate::controlplane::apimachinery::from_yaml(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))
         }
         protobuf::MEDIA_TYPE if builtin => protobuf::decode_request(body),
         other => Err(ApiError::unsupported_media_type(other, &["application/json", "application/yaml"])),

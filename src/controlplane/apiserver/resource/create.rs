@@ -20,6 +20,7 @@ pub async fn create(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<
     if !call.info.subresource.is_empty() {
         return Err(ApiError::method_not_supported(&super::qualified(def), "create"));
     }
+    super::write_options::check(call, "CreateOptions", Vec::new())?;
     let obj = super::decode_object(call, def)?;
     create_object(state, call, def, obj, Some(&call.body), false).await
 }
@@ -35,21 +36,9 @@ pub async fn create_object(
     applied: bool,
 ) -> Result<Response, ApiError> {
     let ns = super::namespace_of(def, call).map(str::to_string);
+    super::identity::ensure_namespace(def, call, &mut obj)?;
     {
         let meta = object::meta_mut(&mut obj);
-        match (&ns, meta.get("namespace").and_then(Value::as_str)) {
-            (Some(want), Some(have)) if !have.is_empty() && have != want => {
-                return Err(ApiError::bad_request(
-                    "the namespace of the provided object does not match the namespace sent on the request",
-                ));
-            }
-            (Some(want), _) => {
-                meta.insert("namespace".into(), Value::String(want.clone()));
-            }
-            (None, _) => {
-                meta.remove("namespace");
-            }
-        }
         let name = meta.get("name").and_then(Value::as_str).unwrap_or("").to_string();
         if name.is_empty() {
             let prefix = meta.get("generateName").and_then(Value::as_str).unwrap_or("").to_string();
@@ -97,6 +86,7 @@ pub async fn create_object(
     if call.dry_run() {
         return Ok(admission::with_warnings(json_response(StatusCode::CREATED, &obj), &warnings));
     }
+    super::identity::check_storable(def, ns.as_deref(), &name, &obj)?;
     let key = store_access::key(&def.group, &def.plural, ns.as_deref(), &name);
     let started = std::time::Instant::now();
     let rev = state

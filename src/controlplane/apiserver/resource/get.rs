@@ -9,13 +9,17 @@ use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;
-use super::super::store_access;
 use super::super::table::{self, Output, TableBuilder};
+use super::super::{object, store_access};
 
 pub async fn get(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let output = call.output()?;
     if let Output::PartialList(_) = output {
         return Err(table::partial_list_of_object());
+    }
+    // Any version is fine for "" and "0"; a later one than the store has is refused as kube does.
+    if let Some(rev) = call.param("resourceVersion").and_then(object::parse_resource_version) {
+        super::list::not_in_the_future(state, rev)?;
     }
     let ns = super::namespace_of(def, call);
     let name = &call.info.name;

@@ -234,19 +234,26 @@ fn requested_revision(state: &ApiState, call: &Call) -> Result<Option<i64>, ApiE
                     "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
                 ));
             }
+            not_in_the_future(state, rev)?;
             Ok(Some(rev))
         }
         "" | "NotOlderThan" => {
-            if rev > state.store.current_revision() {
-                return Err(ApiError::timeout(&format!(
-                    "Too large resource version: {rev}, current: {}",
-                    state.store.current_revision()
-                )));
-            }
+            not_in_the_future(state, rev)?;
             Ok(None)
         }
         other => Err(ApiError::bad_request(format!(
             "unsupported resourceVersionMatch {other:?}: supported values are \"Exact\" and \"NotOlderThan\""
         ))),
     }
+}
+
+/// A read of a resourceVersion the store has not reached is answered as kube's watch cache
+/// answers it (504 with the ResourceVersionTooLarge cause), at once: this store has no cache to
+/// wait for, so only a later write could make it valid.
+pub(super) fn not_in_the_future(state: &ApiState, rev: i64) -> Result<(), ApiError> {
+    let current = state.store.current_revision();
+    if rev > current {
+        return Err(ApiError::too_large_resource_version(rev, current));
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@ mod create;
 pub mod delete;
 mod fields;
 mod get;
+mod identity;
 mod list;
 mod managed;
 mod patch;
@@ -15,6 +16,7 @@ mod update;
 mod watch;
 mod watch_event;
 mod watch_table;
+mod write_options;
 
 pub use body::{decode_bytes, decode_object};
 

@@ -14,7 +14,9 @@ use super::super::state::ApiState;
 use super::super::{admission, object, store_access};
 
 pub async fn update(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
-    let new = super::decode_object(call, def)?;
+    super::write_options::check(call, "UpdateOptions", Vec::new())?;
+    let mut new = super::decode_object(call, def)?;
+    super::identity::ensure_namespace(def, call, &mut new)?;
     let name = call.info.name.clone();
     match object::meta_str(&new, "name") {
         Some(n) if n == name => {}
@@ -146,6 +148,7 @@ pub async fn finish(
         return Ok((object::with_resource_version(new, current_rev), StatusCode::OK, warnings));
     }
     let ns = object::meta_str(&current, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
+    super::identity::check_storable(def, ns.as_deref(), name, &new)?;
     let key = store_access::key(&def.group, &def.plural, ns.as_deref(), name);
     // An object marked for deletion goes away once its last finalizer is removed.
     if object::marked_for_deletion(&new)

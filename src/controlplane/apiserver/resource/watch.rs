@@ -23,8 +23,6 @@ use super::super::{object, store_access};
 use super::list::Filter;
 use super::watch_event::{SharedEvent, Wanted, object_line, value_line};
 
-/// kube-apiserver's default for watches without timeoutSeconds (its min-request-timeout).
-pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 /// How often a BOOKMARK is sent when the client allows them.
 pub(super) const BOOKMARK_EVERY: Duration = Duration::from_secs(30);
 
@@ -130,11 +128,7 @@ impl WatchRequest {
         let ns = super::namespace_of(def, call).map(str::to_string);
         // A watch of one object (legacy /watch/.../name) scans its collection and filters by name.
         let prefix = store_access::prefix(&def.group, &def.plural, ns.as_deref());
-        let timeout = call
-            .param("timeoutSeconds")
-            .and_then(|t| t.parse::<u64>().ok())
-            .map(Duration::from_secs)
-            .unwrap_or(DEFAULT_TIMEOUT);
+        let timeout = timeout(call.param("timeoutSeconds"), state.config.min_request_timeout);
         let bookmarks = call.param("allowWatchBookmarks").is_some_and(|v| v == "true" || v == "1");
         let send_initial = call.param("sendInitialEvents").is_some_and(|v| v == "true" || v == "1");
         let rv = call.param("resourceVersion").unwrap_or("");
@@ -144,9 +138,26 @@ impl WatchRequest {
         } else {
             let start = object::parse_resource_version(rv)
                 .ok_or_else(|| ApiError::bad_request(format!("invalid resource version: {rv}")))?;
+            super::list::not_in_the_future(state, start)?;
             (Vec::new(), start)
         };
         Ok(Self { name, prefix, timeout, bookmarks, send_initial, initial, start })
+    }
+}
+
+/// How long a watch lasts. As kube-apiserver: no timeoutSeconds (or 0) picks a random time
+/// in [min, 2*min) so watchers do not all reconnect at once, and a negative one ends the watch
+/// at once. Unlike kube, a longer timeoutSeconds is capped at 2*min: a watch that never ends
+/// holds its connection and buffers for good.
+fn timeout(param: Option<&str>, min: Duration) -> Duration {
+    match param.and_then(|t| t.parse::<i64>().ok()) {
+        Some(s) if s < 0 => Duration::ZERO,
+        Some(s) if s > 0 => Duration::from_secs(s.unsigned_abs()).min(min * 2),
+        _ => {
+            let mut bytes = [0u8; 4];
+            let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes);
+            min.mul_f64(1.0 + f64::from(u32::from_le_bytes(bytes)) / (f64::from(u32::MAX) + 1.0))
+        }
     }
 }
 
@@ -170,5 +181,23 @@ pub(super) fn expired(err: StoreError, rev: i64) -> Value {
                 .to_status_json()
         }
         other => ApiError::internal(&format!("watch failed: {other}")).to_status_json(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_follow_kube_and_are_capped_at_twice_the_minimum() {
+        let min = Duration::from_secs(1800);
+        assert_eq!(timeout(Some("60"), min), Duration::from_secs(60));
+        assert_eq!(timeout(Some("3600"), min), Duration::from_secs(3600));
+        assert_eq!(timeout(Some("999999999"), min), Duration::from_secs(3600));
+        assert_eq!(timeout(Some("-5"), min), Duration::ZERO);
+        for given in [None, Some("0")] {
+            let t = timeout(given, min);
+            assert!(t >= min && t < min * 2, "{given:?}: {t:?}");
+        }
     }
 }
