@@ -116,7 +116,9 @@ fn init_starts_a_background_plane_that_kubectl_can_use() {
     let hash = result["caCertHash"].as_str().unwrap();
     assert_eq!(
         result["registerCommand"],
-        format!("karmadactl register {endpoint} --token {token} --discovery-token-ca-cert-hash {hash}")
+        format!(
+            "karmadactl register {endpoint} --token {token} --discovery-token-ca-cert-hash {hash} --agent-mode local"
+        )
     );
     let ca = std::fs::read_to_string(site.data.join("pki/ca.crt")).unwrap();
     assert_eq!(hash, karmadactl::pki::ca_cert_hash(&ca).unwrap());
@@ -144,6 +146,8 @@ fn the_banner_names_the_real_commands() {
     assert!(out.stdout.contains(&join), "{}", out.stdout);
     let register = out.stdout.lines().find(|l| l.contains(" register 127.0.0.1:")).expect("a register command");
     assert!(register.contains("--token ") && register.contains("--discovery-token-ca-cert-hash sha256:"), "{register}");
+    assert!(register.ends_with(" --agent-mode local"), "a loopback plane needs the local agent: {register}");
+    assert!(out.stdout.contains("which no Pod in a member can reach"), "{}", out.stdout);
     // Progress goes to stderr, never into the banner.
     assert!(out.stderr.contains("ready"), "{}", out.stderr);
     assert!(!out.stdout.contains("waiting for"), "{}", out.stdout);

@@ -2,6 +2,7 @@
 //! the plane, and the agent itself, deployed into the member or run on this machine) and
 //! `unregister`.
 
+pub mod agent_ready;
 pub mod certificate;
 pub mod discovery;
 pub mod local_agent;
