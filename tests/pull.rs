@@ -729,3 +729,74 @@ impl Drop for AgentGuard {
         }
     }
 }
+
+#[test]
+fn unregister_names_an_unreachable_plane_and_force_removes_the_local_side_only() {
+    let mut s = Setup::new();
+    let _agent = AgentGuard(s.agent_dir());
+    let words = s.printed_register(&[]);
+    let run = s.local_register(&words);
+    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
+    let pid: i32 = std::fs::read_to_string(s.agent_dir().join("agent.pid")).unwrap().trim().parse().unwrap();
+    let url = s.plane.url.clone();
+    s.plane.stop();
+
+    let member = s.member.kubeconfig.to_str().unwrap().to_string();
+    let dir = s.agent_dir().to_str().unwrap().to_string();
+    let unregister = |extra: &[&str]| {
+        let mut args = vec!["unregister", "pm1", "--cluster-kubeconfig", &member, "--agent-dir", &dir];
+        args.extend_from_slice(extra);
+        s.karmadactl(&args)
+    };
+    // No terminal and no --force: the plane is named, the way out given, nothing changed.
+    let refused = unregister(&[]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    let kubeconfig = s.agent_dir().join("karmada-agent.config");
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "error: cannot reach the Karmada control plane at {url} (from the local agent's kubeconfig {}): ",
+            kubeconfig.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains(
+            "hint: nothing was changed. Start the control plane and run this again; if it is gone for good, add --force"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains("ServiceError"), "{}", refused.stderr);
+    assert_eq!(unsafe { libc::kill(pid, 0) }, 0, "the agent still runs");
+    assert!(kubeconfig.exists());
+
+    // --dry-run shows the plan and changes nothing.
+    let dry = unregister(&["--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(
+        dry.stderr.contains(&format!("  - stop the local agent (pid {pid}) and delete its files in {dir}")),
+        "{}",
+        dry.stderr
+    );
+    assert_eq!(unsafe { libc::kill(pid, 0) }, 0, "the agent still runs");
+
+    let forced = unregister(&["--force"]);
+    assert_eq!(forced.code, 0, "{}\n{}", forced.stdout, forced.stderr);
+    assert!(forced.stderr.contains("the control plane keeps its Cluster pm1"), "{}", forced.stderr);
+    assert_eq!(forced.stdout, format!("local karmada agent (pid {pid}) stopped and {dir} removed\n"));
+    assert!(!s.agent_dir().exists(), "the agent's files are gone");
+    // unregister returns once the agent has exited (a zombie awaiting its reaper counts as exited).
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let gone = stat.is_empty() || stat.contains(") Z ");
+    assert!(gone, "the agent process is stopped");
+
+    // Once nothing is left, there are no credentials to find the plane with either.
+    let again = unregister(&["--force"]);
+    assert_eq!(again.code, 1);
+    assert!(
+        again.stderr.starts_with("error: cannot find the agent's credentials for the control plane"),
+        "{}",
+        again.stderr
+    );
+}

@@ -8,10 +8,12 @@ pub mod discovery;
 pub mod local_agent;
 pub mod member_agent;
 pub mod objects;
+mod plane_gone;
 pub mod plane_rbac;
 mod register;
 mod unregister;
 
+pub use plane_gone::{LocalSide, plane_unreachable};
 pub use register::{AgentMode, RegisterOptions, register};
 pub use unregister::{UnregisterOptions, karmada_client, unregister};
 
