@@ -245,6 +245,40 @@ fn pem_der(pem: &str) -> Vec<u8> {
 }
 
 #[test]
+fn port_messages_name_inits_own_flags() {
+    let site = Site::new();
+    let data = site.data.to_str().unwrap();
+    // A port something else holds: init names its own flag and writes nothing.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", &port]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: 127.0.0.1:{port} is already in use\nhint: pick another with --port (--port 0 picks a free one), or stop what is using it.\n"
+        )
+    );
+    assert!(!site.data.exists(), "nothing was written");
+    drop(taken);
+
+    // A plane that exists keeps its address; another --port is reported as ignored.
+    let first = site.init(&[]);
+    let again = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", "1234", "-o", "json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let listen = first["server"].as_str().unwrap().trim_start_matches("https://").to_string();
+    assert!(
+        again.stderr.contains(&format!(
+            "warning: --port 1234 is ignored: {data} keeps the address of its first init, {listen}"
+        )),
+        "{}",
+        again.stderr
+    );
+    let again: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["server"], first["server"]);
+}
+
+#[test]
 fn init_again_reuses_everything_and_restarts_a_killed_plane() {
     let site = Site::new();
     let first = site.init(&[]);
