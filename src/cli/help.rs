@@ -67,6 +67,9 @@ fn rename_in_texts(mut cmd: Command, parent: &str) -> Command {
         if let Some(t) = cmd.get_long_about().map(swap) {
             cmd = cmd.long_about(t);
         }
+        if let Some(t) = cmd.get_before_help().map(swap) {
+            cmd = cmd.before_help(t);
+        }
         if let Some(t) = cmd.get_after_help().map(swap) {
             cmd = cmd.after_help(t);
         }
