@@ -3097,7 +3097,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__unregister)
-            opts="-n -v -h --cluster-kubeconfig --cluster-context --karmada-config --karmada-context --namespace --agent-name --cluster-namespace --wait --dry-run --agent-dir --kubeconfig --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-n -v -h --cluster-kubeconfig --cluster-context --karmada-config --karmada-context --namespace --agent-name --cluster-namespace --wait --dry-run --agent-dir --force --kubeconfig --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

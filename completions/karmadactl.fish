@@ -436,6 +436,7 @@ false\t''"
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l stderrthreshold -d 'Logs at or above this threshold go to stderr' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l vmodule -d 'Comma-separated list of pattern=N settings for file-filtered logging' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l dry-run -d 'Check what would be removed without removing anything'
+complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -l force -d 'When the control plane cannot be reached, remove what is left on this machine and in the member (the local agent, its files, the agent\'s objects) without asking; the plane keeps its side'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand unregister" -s h -l help -d 'Print help'
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand cordon" -l kubeconfig -d 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)' -r
 complete -c karmadactl -n "__fish_karmadactl_using_subcommand cordon" -l karmada-context -d 'The name of the kubeconfig context to use for the Karmada control plane (default: the current context)' -r

@@ -363,9 +363,51 @@ fn get_rejects_unknown_clusters_types_and_objects() {
     let ignored = pg.get_ok(&["deploy", "web1", "-s", "members", "--ignore-not-found"]);
     assert_eq!(name_cluster_adoption(&ignored.stdout), [triple("web1", "member1", "N")]);
 
+    // With the plane too, as upstream: the rows that exist, one error per source without the
+    // object (the plane and member2 here), exit 1; --ignore-not-found makes it exit 0.
+    let all = pg.karmadactl(&["get", "deploy", "web1", "-s", "all"]);
+    assert_eq!(all.code, 1, "{}", all.stderr);
+    assert_eq!(name_cluster_adoption(&all.stdout), [triple("web1", "member1", "N")]);
+    assert_eq!(
+        all.stderr,
+        "error: deployments.apps \"web1\" not found\ncluster(member2): deployments.apps \"web1\" not found\n"
+    );
+    let all_ignored = pg.get_ok(&["deploy", "web1", "-s", "all", "--ignore-not-found"]);
+    assert_eq!(name_cluster_adoption(&all_ignored.stdout), [triple("web1", "member1", "N")]);
+    assert_eq!(all_ignored.stderr, "");
+
     let no_type = pg.karmadactl(&["get"]);
     assert_eq!(no_type.code, 1);
     assert!(no_type.stderr.contains("You must specify the type of resource to get."), "{}", no_type.stderr);
+}
+
+#[test]
+fn a_pull_member_is_skipped_with_one_line_not_a_failed_connection_test() {
+    let pg = Playground::up();
+    deployments(&pg);
+    // What an agent registers: a Pull Cluster without credentials for the plane.
+    let pull = pg.dir().join("pull-cluster.yaml");
+    std::fs::write(
+        &pull,
+        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: pm1\nspec:\n  syncMode: Pull\n  apiEndpoint: https://127.0.0.1:1\n",
+    )
+    .unwrap();
+    pg.kubectl_ok(&["create", "-f", pull.to_str().unwrap()]);
+
+    for scope in ["members", "all"] {
+        let run = pg.get_ok(&["deploy", "-s", scope]);
+        assert!(name_cluster_adoption(&run.stdout).contains(&triple("web1", "member1", "N")), "{}", run.stdout);
+        assert_eq!(
+            run.stderr,
+            "skipped Pull mode member cluster(pm1): the control plane has no credentials to proxy to a Pull member \
+             (upstream reaches them only through apiserver-network-proxy); read it with the member's own kubeconfig\n",
+        );
+    }
+    // Named on its own, it is the same line and nothing else.
+    let only = pg.get_ok(&["deploy", "-s", "members", "-C", "pm1"]);
+    assert_eq!(only.stdout, "");
+    assert!(only.stderr.starts_with("skipped Pull mode member cluster(pm1): "), "{}", only.stderr);
+    assert!(!only.stderr.contains("basic connection test"), "{}", only.stderr);
 }
 
 #[test]

@@ -116,7 +116,9 @@ fn init_starts_a_background_plane_that_kubectl_can_use() {
     let hash = result["caCertHash"].as_str().unwrap();
     assert_eq!(
         result["registerCommand"],
-        format!("karmadactl register {endpoint} --token {token} --discovery-token-ca-cert-hash {hash}")
+        format!(
+            "karmadactl register {endpoint} --token {token} --discovery-token-ca-cert-hash {hash} --agent-mode local"
+        )
     );
     let ca = std::fs::read_to_string(site.data.join("pki/ca.crt")).unwrap();
     assert_eq!(hash, karmadactl::pki::ca_cert_hash(&ca).unwrap());
@@ -144,6 +146,8 @@ fn the_banner_names_the_real_commands() {
     assert!(out.stdout.contains(&join), "{}", out.stdout);
     let register = out.stdout.lines().find(|l| l.contains(" register 127.0.0.1:")).expect("a register command");
     assert!(register.contains("--token ") && register.contains("--discovery-token-ca-cert-hash sha256:"), "{register}");
+    assert!(register.ends_with(" --agent-mode local"), "a loopback plane needs the local agent: {register}");
+    assert!(out.stdout.contains("which no Pod in a member can reach"), "{}", out.stdout);
     // Progress goes to stderr, never into the banner.
     assert!(out.stderr.contains("ready"), "{}", out.stderr);
     assert!(!out.stdout.contains("waiting for"), "{}", out.stdout);
@@ -238,6 +242,40 @@ fn pem_der(pem: &str) -> Vec<u8> {
     use base64::Engine;
     let b64: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
     base64::engine::general_purpose::STANDARD.decode(b64).unwrap()
+}
+
+#[test]
+fn port_messages_name_inits_own_flags() {
+    let site = Site::new();
+    let data = site.data.to_str().unwrap();
+    // A port something else holds: init names its own flag and writes nothing.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", &port]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: 127.0.0.1:{port} is already in use\nhint: pick another with --port (--port 0 picks a free one), or stop what is using it.\n"
+        )
+    );
+    assert!(!site.data.exists(), "nothing was written");
+    drop(taken);
+
+    // A plane that exists keeps its address; another --port is reported as ignored.
+    let first = site.init(&[]);
+    let again = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", "1234", "-o", "json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let listen = first["server"].as_str().unwrap().trim_start_matches("https://").to_string();
+    assert!(
+        again.stderr.contains(&format!(
+            "warning: --port 1234 is ignored: {data} keeps the address of its first init, {listen}"
+        )),
+        "{}",
+        again.stderr
+    );
+    let again: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["server"], first["server"]);
 }
 
 #[test]

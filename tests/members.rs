@@ -287,3 +287,38 @@ fn local_up_brings_a_playground_with_ready_members_and_local_down_removes_it() {
     let gone = site.kubectl(&kubeconfig, &["get", "clusters"]);
     assert_ne!(gone.code, 0);
 }
+
+#[test]
+fn local_down_stops_the_local_agents_registered_into_the_playground() {
+    let mut site = Site::new();
+    site.playground = true;
+    let dir = site.path("playground");
+    let out = site.cli_ok(&["local", "up", "--members", "1", "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let kubeconfig = v["kubeconfig"].as_str().unwrap().to_string();
+    // A member of its own, registered in Pull mode with the command the plane prints.
+    let member = site.member("pull1", "v1.31.0");
+    let printed = site.cli_ok(&["token", "create", "--print-register-command", "--kubeconfig", &kubeconfig]);
+    let mut args: Vec<String> = printed.stdout.split_whitespace().skip(1).map(String::from).collect();
+    args.extend(["--kubeconfig".into(), member.to_str().unwrap().into(), "--cluster-name".into(), "pull1".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    site.cli_ok(&args);
+    let agent_dir = site.path(".karmada/agents/pull1");
+    let pid: i32 = std::fs::read_to_string(agent_dir.join("agent.pid")).unwrap().trim().parse().unwrap();
+
+    let plan = site.cli_ok(&["local", "down", "--dry-run", "--data-dir", dir.to_str().unwrap()]);
+    let step = format!(
+        "  - stop the local agent of cluster pull1 (pid {pid}) and delete its files in {}",
+        agent_dir.display()
+    );
+    assert!(plan.stderr.contains(&step), "{}", plan.stderr);
+    assert_eq!(unsafe { libc::kill(pid, 0) }, 0, "a dry run stops nothing");
+
+    let down = site.cli_ok(&["local", "down", "--force", "--data-dir", dir.to_str().unwrap()]);
+    site.playground = false;
+    assert!(down.stderr.contains(&format!("stopped the local agent of cluster pull1 (pid {pid})")), "{}", down.stderr);
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(stat.is_empty() || stat.contains(") Z "), "the agent is stopped: {stat}");
+    assert!(!agent_dir.exists(), "its files are gone");
+    assert!(!dir.exists());
+}

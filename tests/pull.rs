@@ -382,8 +382,81 @@ fn registrations_that_cannot_be_trusted_fail_and_create_nothing() {
 }
 
 #[test]
-fn the_deployment_path_creates_upstreams_agent_objects_in_the_member() {
+fn a_deployment_agent_on_a_simulated_member_is_refused_before_anything_is_created() {
     let s = Setup::new();
+    let words = s.printed_register(&[]);
+    // The printed command runs the agent here; asking for a Deployment instead (the last
+    // --agent-mode wins) on a member whose pods run no image cannot work.
+    let member = s.member.kubeconfig.to_str().unwrap().to_string();
+    let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+    args.extend_from_slice(&["--kubeconfig", &member, "--cluster-name", "pm1", "--agent-mode", "deployment"]);
+    let run = s.karmadactl(&args);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "error: cluster pm1 is a simulated member (its nodes carry the label karmadactl.karmada.io/simulated=true)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint: run the agent built into this binary on this machine instead: repeat the command with '--agent-mode local'"), "{}", run.stderr);
+    assert!(!run.stdout.contains("joined successfully"), "{}", run.stdout);
+    s.assert_nothing_created();
+    assert!(s.member_json(&["namespace", "karmada-system"]).is_none(), "nothing in the member either");
+    assert!(s.member_json(&["clusterrole", "karmada-agent"]).is_none());
+}
+
+/// The kubelet's part for a member that runs no workloads itself: marks the agent Deployment
+/// rolled out, and runs the agent's image as this binary's built-in agent with the kubeconfig
+/// from the Deployment's Secret, as the Pod would. Killed when dropped.
+struct AgentPod(std::process::Child);
+
+impl AgentPod {
+    fn start(s: &Setup, member_kubeconfig: &str) -> AgentPod {
+        let patched = s.member.kubectl_run(&[
+            "patch",
+            "deployment",
+            "karmada-agent",
+            "-n",
+            "karmada-system",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            r#"{"status":{"observedGeneration":1,"replicas":1,"updatedReplicas":1,"readyReplicas":1,"availableReplicas":1}}"#,
+        ]);
+        assert_eq!(patched.code, 0, "{}", patched.stderr);
+        let secret = s.member_json(&["secret", "karmada-kubeconfig", "-n", "karmada-system"]).unwrap();
+        use base64::Engine as _;
+        let kubeconfig = base64::engine::general_purpose::STANDARD
+            .decode(secret["data"]["karmada-kubeconfig"].as_str().unwrap())
+            .unwrap();
+        let path = s.work.path().join("pod-karmada-kubeconfig");
+        std::fs::write(&path, kubeconfig).unwrap();
+        let mut cmd = common::karmadactl(s.work.path());
+        cmd.args(["agent", "--karmada-kubeconfig", path.to_str().unwrap(), "--cluster-name", "pm1"])
+            .args(["--kubeconfig", member_kubeconfig])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        AgentPod(cmd.spawn().expect("the agent starts"))
+    }
+}
+
+impl Drop for AgentPod {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_deployment_path_creates_upstreams_agent_objects_and_succeeds_only_once_the_cluster_is_ready() {
+    // A member that is not simulated (its nodes carry no simulator label) and runs nothing: the
+    // test plays its kubelet.
+    let s = Setup {
+        plane: Plane::start(),
+        member: Plane::start_with(&["--profile", "kubernetes", "--kubeconfig-context", "pm1"]),
+        work: tempfile::tempdir().unwrap(),
+    };
     let words = s.printed_register(&[]);
     let member = s.member.kubeconfig.to_str().unwrap().to_string();
     let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -399,11 +472,26 @@ fn the_deployment_path_creates_upstreams_agent_objects_in_the_member() {
         "--karmada-agent-image",
         "registry.example/karmada-agent:v9",
         "--discovery-timeout",
-        "30s",
+        "60s",
+        "--agent-mode",
+        "deployment",
     ]);
-    let run = s.karmadactl(&args);
-    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.ends_with("\ncluster(pm1) is joined successfully\n"), "{}", run.stdout);
+    let mut cmd = common::karmadactl(s.work.path());
+    cmd.env("KUBECONFIG", &s.plane.kubeconfig).args(&args);
+    cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let register = cmd.spawn().unwrap();
+    eventually("the agent Deployment is in the member", || {
+        s.member_json(&["deployment", "karmada-agent", "-n", "karmada-system"])
+    });
+    // Success waits for more than the rollout: for the Cluster, which only the agent creates.
+    let pod = AgentPod::start(&s, &member);
+    let out = register.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap());
+    assert_eq!(out.status.code(), Some(0), "register failed:\n{stdout}\n{stderr}");
+    assert!(stdout.ends_with("\ncluster(pm1) is joined successfully\n"), "{stdout}");
+    let cluster = s.plane_json(&["cluster", "pm1"]).expect("success means the Cluster exists");
+    assert_eq!(condition(&cluster, "Ready").as_deref(), Some("True"), "{cluster}");
+    drop(pod);
 
     let ns = s.member_json(&["namespace", "karmada-system"]).expect("the agent namespace");
     assert_eq!(ns["metadata"]["labels"]["karmada.io/system"], "true");
@@ -466,8 +554,8 @@ fn the_deployment_path_creates_upstreams_agent_objects_in_the_member() {
 
     // unregister reads the agent's credentials from the Deployment's Secret.
     let run = s.karmadactl(&["unregister", "pm1", "--cluster-kubeconfig", &member]);
-    // No Cluster was ever registered (the image cannot run here), but the agent's objects go.
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(s.plane_json(&["cluster", "pm1"]).is_none(), "the Cluster is removed");
     assert!(s.member_json(&["deployment", "karmada-agent", "-n", "karmada-system"]).is_none());
     assert!(s.member_json(&["secret", "karmada-kubeconfig", "-n", "karmada-system"]).is_none());
     assert!(s.member_json(&["clusterrole", "karmada-agent"]).is_none());
@@ -635,6 +723,77 @@ impl Drop for AgentGuard {
             let _ = Command::new("kill").arg(pid.trim()).status();
         }
     }
+}
+
+#[test]
+fn unregister_names_an_unreachable_plane_and_force_removes_the_local_side_only() {
+    let mut s = Setup::new();
+    let _agent = AgentGuard(s.agent_dir());
+    let words = s.printed_register(&[]);
+    let run = s.local_register(&words);
+    assert_eq!(run.code, 0, "register failed:\n{}\n{}", run.stdout, run.stderr);
+    let pid: i32 = std::fs::read_to_string(s.agent_dir().join("agent.pid")).unwrap().trim().parse().unwrap();
+    let url = s.plane.url.clone();
+    s.plane.stop();
+
+    let member = s.member.kubeconfig.to_str().unwrap().to_string();
+    let dir = s.agent_dir().to_str().unwrap().to_string();
+    let unregister = |extra: &[&str]| {
+        let mut args = vec!["unregister", "pm1", "--cluster-kubeconfig", &member, "--agent-dir", &dir];
+        args.extend_from_slice(extra);
+        s.karmadactl(&args)
+    };
+    // No terminal and no --force: the plane is named, the way out given, nothing changed.
+    let refused = unregister(&[]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    let kubeconfig = s.agent_dir().join("karmada-agent.config");
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "error: cannot reach the Karmada control plane at {url} (from the local agent's kubeconfig {}): ",
+            kubeconfig.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains(
+            "hint: nothing was changed. Start the control plane and run this again; if it is gone for good, add --force"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains("ServiceError"), "{}", refused.stderr);
+    assert_eq!(unsafe { libc::kill(pid, 0) }, 0, "the agent still runs");
+    assert!(kubeconfig.exists());
+
+    // --dry-run shows the plan and changes nothing.
+    let dry = unregister(&["--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(
+        dry.stderr.contains(&format!("  - stop the local agent (pid {pid}) and delete its files in {dir}")),
+        "{}",
+        dry.stderr
+    );
+    assert_eq!(unsafe { libc::kill(pid, 0) }, 0, "the agent still runs");
+
+    let forced = unregister(&["--force"]);
+    assert_eq!(forced.code, 0, "{}\n{}", forced.stdout, forced.stderr);
+    assert!(forced.stderr.contains("the control plane keeps its Cluster pm1"), "{}", forced.stderr);
+    assert_eq!(forced.stdout, format!("local karmada agent (pid {pid}) stopped and {dir} removed\n"));
+    assert!(!s.agent_dir().exists(), "the agent's files are gone");
+    // unregister returns once the agent has exited (a zombie awaiting its reaper counts as exited).
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let gone = stat.is_empty() || stat.contains(") Z ");
+    assert!(gone, "the agent process is stopped");
+
+    // Once nothing is left, there are no credentials to find the plane with either.
+    let again = unregister(&["--force"]);
+    assert_eq!(again.code, 1);
+    assert!(
+        again.stderr.starts_with("error: cannot find the agent's credentials for the control plane"),
+        "{}",
+        again.stderr
+    );
 }
 
 /// Watches `kind` in the member's `default` namespace (the list first, then changes) and

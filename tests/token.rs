@@ -246,12 +246,14 @@ fn register_command_names_the_plane_and_its_ca_and_the_token_is_signed_until_del
     assert_eq!(env.code, 0, "{}", env.stderr);
     for out in [&flag, &env.stdout] {
         let words: Vec<&str> = out.split_whitespace().collect();
-        assert_eq!(words.len(), 7, "{out}");
+        assert_eq!(words.len(), 9, "{out}");
         assert_eq!(words[..3], ["karmadactl", "register", endpoint], "{out}");
         assert_eq!(words[3], "--token");
         assert!(is_token(words[4]), "{out}");
         assert_eq!(words[5], "--discovery-token-ca-cert-hash");
         assert_eq!(words[6], expected_hash, "{out}");
+        // The plane listens on 127.0.0.1: no Pod could reach it, so the agent runs here.
+        assert_eq!(words[7..], ["--agent-mode", "local"], "{out}");
     }
     let first = flag.split_whitespace().nth(4).unwrap().to_string();
     let second = env.stdout.split_whitespace().nth(4).unwrap().to_string();

@@ -6,15 +6,16 @@ use clap::Command;
 use super::Flavour;
 
 /// Groups and order of the root listing, as upstream prints them (commands not built in this
-/// tool are left out rather than listed as if they worked).
+/// tool are left out rather than listed as if they worked), plus this tool's `agent` and the
+/// `options` command upstream only mentions below the list, so every command can be found here.
 const GROUPS: &[(&str, &[&str])] = &[
     ("Basic Commands", &["get"]),
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Advanced Commands", &["promote"]),
-    ("Control Plane Commands", &["controlplane", "local"]),
+    ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["completion"]),
-    ("Other Commands", &["version"]),
+    ("Other Commands", &["options", "version"]),
 ];
 
 /// Applies the flavour's names and the grouped root help to the derived command tree.
@@ -65,6 +66,9 @@ fn rename_in_texts(mut cmd: Command, parent: &str) -> Command {
         }
         if let Some(t) = cmd.get_long_about().map(swap) {
             cmd = cmd.long_about(t);
+        }
+        if let Some(t) = cmd.get_before_help().map(swap) {
+            cmd = cmd.before_help(t);
         }
         if let Some(t) = cmd.get_after_help().map(swap) {
             cmd = cmd.after_help(t);

@@ -78,7 +78,7 @@ pub struct RegisterArgs {
     /// Where the agent runs: 'deployment' deploys the karmada-agent image into the member (as
     /// upstream does); 'local' runs the agent built into this binary as a background process on
     /// this machine, for members it can reach (simulated members, bastion hosts).
-    #[arg(long, value_enum, default_value = "deployment", hide_possible_values = true)]
+    #[arg(long, value_enum, default_value = "deployment", hide_possible_values = true, overrides_with = "agent_mode")]
     pub agent_mode: crate::pull::AgentMode,
 
     /// Directory of the local agent's kubeconfig, pid and log (with --agent-mode=local)

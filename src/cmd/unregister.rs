@@ -57,6 +57,12 @@ pub struct UnregisterArgs {
     #[arg(long, value_name = "PATH")]
     pub agent_dir: Option<std::path::PathBuf>,
 
+    /// When the control plane cannot be reached, remove what is left on this machine and in the
+    /// member (the local agent, its files, the agent's objects) without asking; the plane keeps
+    /// its side.
+    #[arg(long)]
+    pub force: bool,
+
     #[command(flatten)]
     pub ignored: IgnoredKubeconfig,
 }
@@ -107,17 +113,98 @@ pub fn run(args: UnregisterArgs, ctx: &Context) -> anyhow::Result<()> {
         let member = connect(Side::Member, &member, choice.as_deref(), &Impersonation::default()).await?;
         let explicit = match &karmada {
             Some((loaded, choice)) => {
-                Some(connect(Side::Karmada, loaded, choice.as_deref(), &Impersonation::default()).await?.client)
+                Some(connect(Side::Karmada, loaded, choice.as_deref(), &Impersonation::default()).await?)
             }
             None => None,
         };
+        let plane_at = match &explicit {
+            Some(c) => format!("at {} (from --karmada-config {})", c.target.server, c.target.kubeconfig),
+            None => agent_plane(&opts),
+        };
+        let explicit = explicit.map(|c| c.client);
         let admin = explicit.is_some();
         // Reaching the member first gives errors that name it.
         crate::membership::member_side::cluster_id(&member.client, &member.target).await?;
         let plane = crate::pull::karmada_client(&member.client, explicit, &opts).await?;
+        if let Some(why) = crate::pull::plane_unreachable(&plane).await {
+            return unreachable(&member.client, &opts, &plane_at, &why, args.force, ctx).await;
+        }
         let out = |line: &str| {
             let _ = ctx.printer.line(line);
         };
         crate::pull::unregister(&member.client, &plane, admin, &opts, &out).await
     })
+}
+
+/// Where the agent's kubeconfig says the plane is, for messages.
+fn agent_plane(opts: &crate::pull::UnregisterOptions) -> String {
+    let path = crate::pull::local_agent::kubeconfig_path(&opts.agent_dir);
+    let server = crate::kubeconfig::read_file(&path)
+        .ok()
+        .flatten()
+        .and_then(|k| k.clusters.into_iter().find_map(|c| c.cluster?.server));
+    match server {
+        Some(server) => format!("at {server} (from the local agent's kubeconfig {})", path.display()),
+        None => format!(
+            "named in the agent's kubeconfig (Secret {}/{} in the member)",
+            opts.namespace,
+            crate::pull::member_agent::KUBECONFIG_SECRET
+        ),
+    }
+}
+
+/// The plane is gone or down: say so, and with consent (`--force`, or a yes on a terminal)
+/// remove what is left on this machine and in the member.
+async fn unreachable(
+    member: &kube::Client,
+    opts: &crate::pull::UnregisterOptions,
+    plane_at: &str,
+    why: &str,
+    force: bool,
+    ctx: &Context,
+) -> anyhow::Result<()> {
+    use std::io::IsTerminal as _;
+    let name = &opts.cluster_name;
+    let message = format!("cannot reach the Karmada control plane {plane_at}: {why}");
+    let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if !force && !terminal && !opts.dry_run {
+        return Err(UsageError::with_hint(
+            message,
+            format!(
+                "nothing was changed. Start the control plane and run this again; if it is gone for good, add --force \
+                 to stop the local agent and remove cluster {name}'s agent from this machine and the member."
+            ),
+        )
+        .into());
+    }
+    let local = crate::pull::LocalSide::find(member, opts).await?;
+    if local.is_empty() {
+        return Err(UsageError::with_hint(
+            message,
+            format!("nothing of cluster {name} is left on this machine or in the member; nothing was changed."),
+        )
+        .into());
+    }
+    ctx.printer.warn(&message);
+    ctx.printer.progress("this will:");
+    for step in local.steps() {
+        ctx.printer.progress(&format!("  - {step}"));
+    }
+    ctx.printer.progress(&format!(
+        "  (the control plane keeps its Cluster {name} and the agent's RBAC: it cannot be reached)"
+    ));
+    if opts.dry_run {
+        return Ok(());
+    }
+    if !force {
+        let yes = dialoguer::Confirm::new().with_prompt("Remove them?").default(false).interact()?;
+        if !yes {
+            ctx.printer.progress("nothing was changed");
+            return Ok(());
+        }
+    }
+    let out = |line: &str| {
+        let _ = ctx.printer.line(line);
+    };
+    local.remove(member, &out).await
 }

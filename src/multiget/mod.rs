@@ -110,7 +110,10 @@ pub async fn run(plane: kube::Config, wanted: &[Wanted], opts: &Options) -> Resu
         sources.push(Source { cluster: None, client: plane_client.clone(), server: plane.cluster_url.to_string() });
     }
     if matches!(opts.scope, Scope::Members | Scope::All) {
-        let members = members(&plane_client, &plane.cluster_url.to_string(), &opts.clusters).await?;
+        let (members, pull) = members(&plane_client, &plane.cluster_url.to_string(), &opts.clusters).await?;
+        if !pull.is_empty() {
+            outcome.notices.push(pull_members_skipped(&pull));
+        }
         if members.is_empty() && opts.scope == Scope::Members {
             outcome.notices.push("No member Clusters found in Karmada control plane".into());
             return Ok(outcome);
@@ -148,23 +151,56 @@ pub async fn run(plane: kube::Config, wanted: &[Wanted], opts: &Options) -> Resu
     Ok(outcome)
 }
 
-/// The members to query: `-C` (each must exist) or every registered Cluster, sorted by name.
-async fn members(plane: &kube::Client, server: &str, wanted: &[String]) -> Result<Vec<String>, GetError> {
+/// The members to query: `-C` (each must exist) or every registered Cluster, sorted by name;
+/// and apart, the Pull members among them that the plane's proxy cannot reach.
+async fn members(
+    plane: &kube::Client,
+    server: &str,
+    wanted: &[String],
+) -> Result<(Vec<String>, Vec<String>), GetError> {
     let api: Api<Cluster> = Api::all(plane.clone());
     let list = api.list(&Default::default()).await.map_err(|e| GetError::ListClusters(server.to_string(), e))?;
-    let mut known: Vec<String> = list.items.into_iter().filter_map(|c| c.metadata.name).collect();
+    let mut known: Vec<String> = list.items.iter().filter_map(|c| c.metadata.name.clone()).collect();
     known.sort();
-    if wanted.is_empty() {
-        return Ok(known);
-    }
-    let missing: Vec<&str> = wanted.iter().filter(|w| !known.contains(w)).map(String::as_str).collect();
-    if !missing.is_empty() {
-        return Err(GetError::UnknownClusters(missing.join(",")));
-    }
-    let mut chosen: Vec<String> = wanted.to_vec();
-    chosen.sort();
-    chosen.dedup();
-    Ok(chosen)
+    let mut chosen = if wanted.is_empty() {
+        known
+    } else {
+        let missing: Vec<&str> = wanted.iter().filter(|w| !known.contains(w)).map(String::as_str).collect();
+        if !missing.is_empty() {
+            return Err(GetError::UnknownClusters(missing.join(",")));
+        }
+        let mut chosen: Vec<String> = wanted.to_vec();
+        chosen.sort();
+        chosen.dedup();
+        chosen
+    };
+    let unreachable: Vec<String> = list
+        .items
+        .iter()
+        .filter(|c| proxy_cannot_reach(c))
+        .filter_map(|c| c.metadata.name.clone())
+        .filter(|n| chosen.contains(n))
+        .collect();
+    chosen.retain(|n| !unreachable.contains(n));
+    let mut pull = unreachable;
+    pull.sort();
+    Ok((chosen, pull))
+}
+
+/// A Pull member's agent gives the plane no credentials for it (no `spec.secretRef`), so the
+/// cluster proxy can only answer 503; upstream reaches such members only through a tunnel
+/// (apiserver-network-proxy), which this plane does not have.
+fn proxy_cannot_reach(c: &Cluster) -> bool {
+    c.spec.sync_mode == crate::karmada::api::cluster::ClusterSyncMode::Pull && c.spec.secret_ref.is_none()
+}
+
+/// One line for all the Pull members left out, instead of a failed connection test each.
+fn pull_members_skipped(names: &[String]) -> String {
+    let list = names.iter().map(|n| format!("cluster({n})")).collect::<Vec<_>>().join(", ");
+    format!(
+        "skipped Pull mode member {list}: the control plane has no credentials to proxy to a Pull member (upstream \
+         reaches them only through apiserver-network-proxy); read it with the member's own kubeconfig"
+    )
 }
 
 /// A client for the member through the plane's proxy, after upstream's connectivity check

@@ -4,7 +4,7 @@
 //! interleaved.
 
 use super::table::{ServerTable, Shape, SourceTables, merge};
-use super::{GetError, Options, Scope, Source, Wanted, discovery, fetch, member_source, members};
+use super::{GetError, Options, Scope, Source, Wanted, discovery, fetch, member_source, members, pull_members_skipped};
 use crate::output::TableOptions;
 use futures::TryStreamExt;
 use kube::core::WatchEvent;
@@ -126,7 +126,10 @@ async fn single_source(plane: &kube::Config, opts: &Options) -> Result<Source, G
         Scope::All => Err(refuse()),
         Scope::Members => {
             let client = kube::Client::try_from(plane.clone()).map_err(|e| GetError::Client(e.to_string()))?;
-            let chosen = members(&client, &plane.cluster_url.to_string(), &opts.clusters).await?;
+            let (chosen, pull) = members(&client, &plane.cluster_url.to_string(), &opts.clusters).await?;
+            if let [_] = pull.as_slice() {
+                return Err(GetError::Watch(pull_members_skipped(&pull)));
+            }
             let [name] = chosen.as_slice() else { return Err(refuse()) };
             member_source(plane, name).await.map_err(|e| {
                 GetError::Watch(format!(

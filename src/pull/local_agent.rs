@@ -92,3 +92,50 @@ pub fn remove(dir: &Path) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir(dir);
     Ok(())
 }
+
+/// A local agent found running on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningAgent {
+    pub pid: u32,
+    pub cluster: String,
+    /// The directory register made for it (holding its kubeconfig).
+    pub dir: PathBuf,
+}
+
+/// The local agents of this user that talk to the plane whose CA is `ca_pem`: `karmadactl
+/// agent` processes whose `--karmada-kubeconfig` is a file register wrote and trusts that CA
+/// (the CA, not the address, proves which plane: ports are reused).
+pub fn running_for_plane(ca_pem: &[u8]) -> Vec<RunningAgent> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return vec![] };
+    let mut found = vec![];
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+        let value = |flag: &str| args.windows(2).find(|w| w[0] == flag).map(|w| w[1].clone());
+        let (Some(kubeconfig), Some(cluster)) = (value("--karmada-kubeconfig"), value("--cluster-name")) else {
+            continue;
+        };
+        let kubeconfig = PathBuf::from(kubeconfig);
+        let Some(dir) = kubeconfig.parent().map(Path::to_path_buf) else { continue };
+        let written_by_register = kubeconfig.file_name().is_some_and(|f| f == KUBECONFIG_FILE);
+        if !args.iter().any(|a| a == "agent") || !written_by_register || running_pid(&dir) != Some(pid) {
+            continue;
+        }
+        if trusts_ca(&kubeconfig, ca_pem) {
+            found.push(RunningAgent { pid, cluster, dir });
+        }
+    }
+    found.sort_by(|a, b| a.cluster.cmp(&b.cluster));
+    found
+}
+
+fn trusts_ca(kubeconfig: &Path, ca_pem: &[u8]) -> bool {
+    use base64::Engine as _;
+    let Ok(Some(config)) = crate::kubeconfig::read_file(kubeconfig) else { return false };
+    config.clusters.iter().filter_map(|c| c.cluster.as_ref()?.certificate_authority_data.as_deref()).any(|data| {
+        base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .is_ok_and(|pem| pem.trim_ascii() == ca_pem.trim_ascii())
+    })
+}

@@ -2,15 +2,18 @@
 //! the plane, and the agent itself, deployed into the member or run on this machine) and
 //! `unregister`.
 
+pub mod agent_ready;
 pub mod certificate;
 pub mod discovery;
 pub mod local_agent;
 pub mod member_agent;
 pub mod objects;
+mod plane_gone;
 pub mod plane_rbac;
 mod register;
 mod unregister;
 
+pub use plane_gone::{LocalSide, plane_unreachable};
 pub use register::{AgentMode, RegisterOptions, register};
 pub use unregister::{UnregisterOptions, karmada_client, unregister};
 

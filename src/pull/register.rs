@@ -9,6 +9,7 @@ use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::{Api, DeleteParams};
 use kube::{Client, ResourceExt};
 
+use super::agent_ready::{self, NotReady};
 use super::certificate::{self, RBAC_GENERATOR_USER};
 use super::discovery;
 use super::local_agent::{self, MemberAccess};
@@ -69,6 +70,11 @@ pub enum RegisterError {
     SameId { existing: String, id: String },
     #[error("the karmada-agent Deployment did not become ready within {seconds}s: {detail}")]
     RolloutTimeout { seconds: u64, detail: String },
+    #[error(
+        "the karmada-agent Deployment is ready but the plane has no Ready cluster {cluster} after {seconds}s ({last}); \
+         see the agent's log with 'kubectl logs -n {namespace} deployment/karmada-agent' in the member"
+    )]
+    ClusterNotReady { cluster: String, seconds: u64, last: String, namespace: String },
     #[error("the local agent did not report cluster {cluster} Ready within {seconds}s; its log is {log}{tail}")]
     AgentNotReady { cluster: String, seconds: u64, log: String, tail: String },
     #[error("the local agent exited before cluster {cluster} was Ready; its log is {log}{tail}")]
@@ -182,6 +188,9 @@ async fn preflight(member: &Client, opts: &RegisterOptions) -> anyhow::Result<Ve
     let mut errors = vec![];
     match opts.mode {
         AgentMode::Deployment => {
+            if agent_ready::member_is_simulated(member).await {
+                return Err(agent_ready::simulated_member_error(&opts.cluster_name, &opts.parent).into());
+            }
             let ns = Some(opts.namespace.as_str());
             let checks = [
                 ObjectId::new("Secret", ns, member_agent::KUBECONFIG_SECRET),
@@ -268,7 +277,27 @@ async fn deploy(
             created.member.push(ObjectId::of(&obj));
         }
     }
-    wait_rollout(member, opts, timeout).await
+    let deadline = Instant::now() + timeout;
+    wait_rollout(member, opts, timeout).await?;
+    // A rolled-out Deployment is not a member yet: upstream stops here, but success is only
+    // true once the agent has registered the Cluster and it is Ready.
+    let agent = super::client_from(agent_kubeconfig).await?;
+    let left = deadline.saturating_duration_since(Instant::now());
+    let Err(why) = agent_ready::wait_cluster_ready(&agent, &opts.cluster_name, left, &|| true).await else {
+        return Ok(());
+    };
+    // The Deployment is never reported gone (`still_running` is always true).
+    let last = match why {
+        NotReady::Timeout { last } => last,
+        NotReady::AgentGone => None,
+    };
+    Err(RegisterError::ClusterNotReady {
+        cluster: opts.cluster_name.clone(),
+        seconds: timeout.as_secs(),
+        last: last.unwrap_or_else(|| "the agent has not created the Cluster".into()),
+        namespace: opts.namespace.clone(),
+    }
+    .into())
 }
 
 async fn wait_rollout(member: &Client, opts: &RegisterOptions, timeout: Duration) -> anyhow::Result<()> {
@@ -325,33 +354,23 @@ async fn run_local(
     let pid = local_agent::start(&opts.agent_dir, &opts.cluster_name, &access, &extra)?;
     // Readiness as the plane sees it, asked with the agent's own credentials.
     let agent = super::client_from(agent_kubeconfig).await?;
-    let clusters: Api<Cluster> = Api::all(agent);
-    let deadline = Instant::now() + timeout;
-    loop {
-        if let Ok(Some(c)) = clusters.get_opt(&opts.cluster_name).await
-            && crate::controlplane::engine::execution::is_ready(&c)
-        {
-            return Ok(());
-        }
-        let alive = crate::controlplane::embedded::process::is_alive(pid);
-        if !alive || Instant::now() >= deadline {
-            let log = local_agent::log_path(&opts.agent_dir);
-            let tail = std::fs::read_to_string(&log)
-                .ok()
-                .map(|t| t.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n"))
-                .filter(|t| !t.is_empty())
-                .map(|t| format!("; it ends with:\n{t}"))
-                .unwrap_or_default();
-            let (cluster, log) = (opts.cluster_name.clone(), log.display().to_string());
-            return Err(if alive {
-                RegisterError::AgentNotReady { cluster, seconds: timeout.as_secs(), log, tail }
-            } else {
-                RegisterError::AgentExited { cluster, log, tail }
-            }
-            .into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+    let alive = || crate::controlplane::embedded::process::is_alive(pid);
+    let Err(why) = agent_ready::wait_cluster_ready(&agent, &opts.cluster_name, timeout, &alive).await else {
+        return Ok(());
+    };
+    let log = local_agent::log_path(&opts.agent_dir);
+    let tail = std::fs::read_to_string(&log)
+        .ok()
+        .map(|t| t.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n"))
+        .filter(|t| !t.is_empty())
+        .map(|t| format!("; it ends with:\n{t}"))
+        .unwrap_or_default();
+    let (cluster, log) = (opts.cluster_name.clone(), log.display().to_string());
+    Err(match why {
+        NotReady::Timeout { .. } => RegisterError::AgentNotReady { cluster, seconds: timeout.as_secs(), log, tail },
+        NotReady::AgentGone => RegisterError::AgentExited { cluster, log, tail },
     }
+    .into())
 }
 
 fn create_private_dir(dir: &std::path::Path) -> anyhow::Result<()> {

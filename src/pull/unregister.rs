@@ -268,7 +268,7 @@ async fn delete_agent_csrs(karmada: &Client, cluster: &str) -> anyhow::Result<()
 }
 
 /// §9 step 7, in upstream's order.
-fn member_ids(cluster: &str, opts: &UnregisterOptions) -> Vec<ObjectId> {
+pub fn member_ids(cluster: &str, opts: &UnregisterOptions) -> Vec<ObjectId> {
     let cn = Some(opts.cluster_namespace.as_str());
     let ns = Some(opts.namespace.as_str());
     let sa = crate::membership::service_account_name(cluster);

@@ -54,8 +54,31 @@ pub fn join_command(parent: &str, kubeconfig: &str) -> String {
     )
 }
 
+/// The `register` command for this plane. A plane on a loopback address is reachable from this
+/// machine only, never from a Pod in a member, so its command runs the agent here
+/// (`--agent-mode local`); a karmada-agent Deployment could never reach it.
 pub fn register_command(parent: &str, endpoint: &str, token: &str, ca_hash: &str) -> String {
-    format!("{parent} register {endpoint} --token {token} --discovery-token-ca-cert-hash {ca_hash}")
+    let local = if is_loopback_endpoint(endpoint) { " --agent-mode local" } else { "" };
+    format!("{parent} register {endpoint} --token {token} --discovery-token-ca-cert-hash {ca_hash}{local}")
+}
+
+/// Whether `host:port` (or `[v6]:port`) names this machine's loopback interface.
+pub fn is_loopback_endpoint(endpoint: &str) -> bool {
+    let host = match endpoint.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or_default(),
+        None => endpoint.rsplit_once(':').map_or(endpoint, |(h, _)| h),
+    };
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// What the banner says under a register command that runs the agent here.
+fn local_agent_note(register: &str) -> &'static str {
+    if register.ends_with(" --agent-mode local") {
+        "(The control plane listens on a loopback address, which no Pod in a member can reach: '--agent-mode local' runs\n\
+         the agent built into this binary on this machine. It is also the only way for a simulated member.)\n"
+    } else {
+        ""
+    }
 }
 
 pub fn render(result: &InitResult, parent: &str) -> String {
@@ -89,7 +112,7 @@ Register cluster with 'Pull' mode
 
 Step 1: Use \"{parent} register\" command to register the cluster to Karmada control plane. \"--cluster-name\" is set to cluster of current-context by default.
 (In member cluster)~# {register}
-The token expires at {expires}; make a new one with:
+{note}The token expires at {expires}; make a new one with:
 (In karmada)~# {parent} token create --print-register-command --kubeconfig={kc}
 
 Step 2: Show members of karmada
@@ -104,6 +127,7 @@ See '{parent} register --help' for more options.
         data = result.data_dir,
         join = result.join_command,
         register = result.register_command,
+        note = local_agent_note(&result.register_command),
         expires = result.token_expires,
     )
 }
@@ -164,8 +188,22 @@ mod tests {
             "karmadactl --kubeconfig /d/karmada-apiserver.config join ${MEMBER_CLUSTER_NAME} --cluster-kubeconfig=$HOME/.kube/config"
         );
         assert_eq!(
-            register_command("kubectl karmada", "127.0.0.1:32443", "abcdef.0123456789abcdef", "sha256:00"),
-            "kubectl karmada register 127.0.0.1:32443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:00"
+            register_command("kubectl karmada", "10.0.0.1:32443", "abcdef.0123456789abcdef", "sha256:00"),
+            "kubectl karmada register 10.0.0.1:32443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:00"
         );
+        assert_eq!(
+            register_command("karmadactl", "127.0.0.1:32443", "abcdef.0123456789abcdef", "sha256:00"),
+            "karmadactl register 127.0.0.1:32443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:00 --agent-mode local"
+        );
+    }
+
+    #[test]
+    fn only_loopback_endpoints_need_the_local_agent() {
+        for e in ["127.0.0.1:5443", "127.1.2.3:1", "[::1]:5443", "localhost:5443", "LOCALHOST:1"] {
+            assert!(is_loopback_endpoint(e), "{e}");
+        }
+        for e in ["10.0.0.1:5443", "[fd00::1]:5443", "karmada.example:443", "0.0.0.0:5443"] {
+            assert!(!is_loopback_endpoint(e), "{e}");
+        }
     }
 }

@@ -22,6 +22,9 @@ use crate::output::OutputFormat;
 /// Marks the token init creates, so a later init reuses it instead of making another.
 const TOKEN_DESCRIPTION: &str = "created by karmadactl init --embedded";
 
+/// The default of init's `--port`.
+const DEFAULT_PORT: i32 = 32443;
+
 /// What this run will do, decided before anything is written.
 struct Plan {
     layout: Layout,
@@ -38,6 +41,10 @@ struct Plan {
 
 pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Result<()> {
     let plan = resolve(args, ctx)?;
+    // Before anything is written: a record would fix the taken port for every later init.
+    if process::running_pid(&plan.layout).is_none() {
+        check_port_free(&plan, ctx)?;
+    }
     let mut reused = Vec::new();
     if let Some(rec) = &plan.existing {
         reused.push(format!("data directory {}", plan.layout.data_dir.display()));
@@ -198,7 +205,22 @@ fn resolve(args: &InitArgs, ctx: &Context) -> anyhow::Result<Plan> {
     names.dns =
         args.cert_external_dns.iter().flat_map(|s| s.split(',')).filter(|s| !s.is_empty()).map(String::from).collect();
     let listen = match &existing {
-        Some(rec) => rec.listen,
+        Some(rec) => {
+            // 0 asks for any free port, which the kept one is; the default cannot be told from
+            // an explicit --port 32443 and stays quiet.
+            let asked = args.port;
+            if asked != 0 && asked != DEFAULT_PORT && u16::try_from(asked).ok() != Some(rec.listen.port()) {
+                ctx.printer.warn(&format!(
+                    "--port {asked} is ignored: {} keeps the address of its first init, {} (its certificate and \
+                     kubeconfigs name it); to move the plane, remove it with '{} deinit --embedded' first or use \
+                     another --karmada-data",
+                    layout.data_dir.display(),
+                    rec.listen,
+                    ctx.parent()
+                ));
+            }
+            rec.listen
+        }
         None => {
             let port = u16::try_from(args.port).map_err(|_| {
                 usage(format!("port {} is out of range", args.port), "give a port between 0 and 65535.".into())
@@ -314,6 +336,26 @@ fn not_ready(e: ClientError, layout: &Layout, foreground: bool) -> anyhow::Error
         format!("see {} for the control plane's log; a second init retries and reuses the data.", log.display())
     };
     UsageError::with_hint(message, hint).into()
+}
+
+/// init's own answer to a taken port, naming init's flags (the server it starts would name
+/// its `--listen`, which init does not have).
+fn check_port_free(plan: &Plan, ctx: &Context) -> anyhow::Result<()> {
+    match std::net::TcpListener::bind(plan.listen) {
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            let hint = match &plan.existing {
+                Some(_) => format!(
+                    "{} keeps this address from its first init; stop what is using it, or start another plane with \
+                     '{} init --embedded --karmada-data <new dir> --port 0'.",
+                    plan.layout.data_dir.display(),
+                    ctx.parent()
+                ),
+                None => "pick another with --port (--port 0 picks a free one), or stop what is using it.".into(),
+            };
+            Err(UsageError::with_hint(format!("{} is already in use", plan.listen), hint).into())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn log_tail(path: &Path, lines: usize) -> String {

@@ -1,5 +1,5 @@
-//! `local down`: stop the playground's members and control plane and delete its directory,
-//! after showing the plan and asking (or with `--force`). It deletes only a directory holding
+//! `local down`: stop the local agents registered into the playground, its members and control
+//! plane, and delete its directory, after showing the plan and asking (or with `--force`). It deletes only a directory holding
 //! `local up`'s record, and stops processes through `local member stop` and `deinit --embedded`,
 //! which themselves stop only processes serving those data directories.
 
@@ -13,6 +13,7 @@ use clap::Args;
 use super::playground::{Playground, RECORD_FILE};
 use crate::cli::Context;
 use crate::error::UsageError;
+use crate::pull::local_agent;
 
 /// Stop the Karmada playground started by 'local up' and delete its data.
 #[derive(Debug, Args)]
@@ -43,11 +44,27 @@ pub fn run(args: DownArgs, ctx: &Context) -> anyhow::Result<()> {
         ctx.printer.progress(&format!("no playground in {}; nothing to do", playground.dir.display()));
         return Ok(());
     };
-    let mut plan: Vec<String> = record
-        .members
+    // Agents 'register --agent-mode local' started against this plane would outlive it and
+    // retry forever.
+    let ca = std::fs::read(playground.plane_dir().join("pki").join("ca.crt")).unwrap_or_default();
+    let agents = if ca.is_empty() { vec![] } else { local_agent::running_for_plane(&ca) };
+    let mut plan: Vec<String> = agents
         .iter()
-        .map(|m| format!("stop the simulated member {m} and delete {}", playground.member_dir(m).display()))
+        .map(|a| {
+            format!(
+                "stop the local agent of cluster {} (pid {}) and delete its files in {}",
+                a.cluster,
+                a.pid,
+                a.dir.display()
+            )
+        })
         .collect();
+    plan.extend(
+        record
+            .members
+            .iter()
+            .map(|m| format!("stop the simulated member {m} and delete {}", playground.member_dir(m).display())),
+    );
     plan.push(format!("stop the control plane and delete {}", playground.plane_dir().display()));
     plan.push(format!("delete {}", playground.dir.display()));
     ctx.printer.progress("this will:");
@@ -70,6 +87,15 @@ pub fn run(args: DownArgs, ctx: &Context) -> anyhow::Result<()> {
             ctx.printer.progress("nothing was changed");
             return Ok(());
         }
+    }
+    for agent in &agents {
+        local_agent::remove(&agent.dir).map_err(|e| {
+            UsageError::with_hint(
+                format!("cannot stop the local agent of cluster {}: {e}", agent.cluster),
+                "nothing else was changed; fix the cause and run 'local down' again.",
+            )
+        })?;
+        ctx.printer.progress(&format!("stopped the local agent of cluster {} (pid {})", agent.cluster, agent.pid));
     }
     let exe = std::env::current_exe()?;
     for member in &record.members {
