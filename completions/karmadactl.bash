@@ -467,7 +467,7 @@ _karmadactl() {
             return 0
             ;;
         karmadactl__subcmd__controlplane__subcmd__serve)
-            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --cluster-monitor-grace-period --cluster-startup-grace-period --kubernetes-version --datastore --etcd-prefix --etcd-cafile --etcd-certfile --etcd-keyfile --leader-elect-lease-duration --max-requests-inflight --max-mutating-requests-inflight --read-header-timeout --max-connections-per-source --max-connections --max-list-memory --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
+            opts="-v -h --data-dir --listen --cert-external-ip --cert-external-dns --watch-history --min-request-timeout --pki-dir --admin-kubeconfig --cert-validity-period --advertise-address --profile --kubeconfig-context --cluster-status-update-frequency --cluster-failure-threshold --cluster-monitor-grace-period --cluster-startup-grace-period --kubernetes-version --datastore --etcd-prefix --etcd-cafile --etcd-certfile --etcd-keyfile --leader-elect-lease-duration --max-requests-inflight --max-mutating-requests-inflight --read-header-timeout --max-connections-per-source --max-connections --max-list-memory --simulate-workloads --nodes --pod-ready-delay --node-cpu --node-memory --node-pods --v --add-dir-header --alsologtostderr --alsologtostderrthreshold --legacy-stderr-threshold-behavior --log-backtrace-at --log-dir --log-file --log-file-max-size --logtostderr --one-output --skip-headers --skip-log-headers --stderrthreshold --vmodule --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,6 +490,10 @@ _karmadactl() {
                     return 0
                     ;;
                 --watch-history)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
