@@ -116,7 +116,11 @@ fn every_readme_command_block_runs() {
         let lines: Vec<&str> = out.stderr.lines().collect();
         lines[lines.len().saturating_sub(40)..].join("\n")
     };
-    assert_eq!(out.code, 0, "a README.md block failed (exit {}):\n--- stdout\n{}\n--- stderr (end)\n{tail}", out.code, out.stdout);
+    assert_eq!(
+        out.code, 0,
+        "a README.md block failed (exit {}):\n--- stdout\n{}\n--- stderr (end)\n{tail}",
+        out.code, out.stdout
+    );
     assert!(out.stderr.contains("=== every README.md block ran"), "the script stopped early:\n{tail}");
     // The walk-through's observable results, from its own commands' output.
     for expected in ["member3   v1.33.0   Pull", "deployment \"nginx\" successfully rolled out", "condition met"] {
