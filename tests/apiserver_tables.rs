@@ -440,9 +440,14 @@ spec:
 #[test]
 fn rbac_certificates_leases_and_default_tables() {
     let plane = Plane::start();
-    // Any PEM CERTIFICATE REQUEST block passes the server's check.
-    let request =
-        "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQgotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K";
+    // A real request: the client signer's admission parses it, as kube's does.
+    let key = karmadactl::pki::PrivateKey::generate(karmadactl::pki::KeyAlgorithm::EcdsaP256).unwrap();
+    let subject = karmadactl::pki::Subject { common_name: "alice".into(), organizations: vec!["devs".into()] };
+    let pem = karmadactl::pki::create_csr(&key, &subject).unwrap();
+    let request = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(pem)
+    };
     plane.create(&format!(
         "apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
