@@ -278,6 +278,31 @@ fn local_up_brings_a_playground_with_ready_members_and_local_down_removes_it() {
     let again: Value = serde_json::from_str(&again.stdout).unwrap();
     assert!(again["members"].as_array().unwrap().iter().all(|m| m["joinedNow"] == false));
 
+    // `local member list` shows the playground's members too, marked as made by `local up`.
+    let list = site.cli_ok(&["local", "member", "list", "--playground-dir", dir.to_str().unwrap(), "-o", "json"]);
+    let listed: Value = serde_json::from_str(&list.stdout).unwrap();
+    let ours: Vec<&Value> = listed.as_array().unwrap().iter().filter(|m| m["playground"] == true).collect();
+    let names: Vec<&str> = ours.iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["member1", "member2", "member3"], "{}", list.stdout);
+    assert!(ours.iter().all(|m| m["pid"].is_u64()), "all running: {}", list.stdout);
+    assert!(ours[0]["dataDir"].as_str().unwrap().starts_with(dir.to_str().unwrap()), "{}", list.stdout);
+    let table = site.cli_ok(&["local", "member", "list", "--playground-dir", dir.to_str().unwrap()]);
+    let row = table.stdout.lines().find(|l| l.starts_with("member2 ")).expect("member2 row");
+    assert!(row.contains("Running(pid ") && row.contains("local up"), "{}", table.stdout);
+    assert!(table.stdout.starts_with("NAME"), "{}", table.stdout);
+    // A directory that is no playground adds nothing.
+    let elsewhere = site.cli_ok(&[
+        "local",
+        "member",
+        "list",
+        "--playground-dir",
+        site.path("none").to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let elsewhere: Value = serde_json::from_str(&elsewhere.stdout).unwrap();
+    assert!(elsewhere.as_array().unwrap().iter().all(|m| m["playground"] == false), "{elsewhere}");
+
     let down = site.cli(&["local", "down", "--data-dir", dir.to_str().unwrap()]);
     assert_eq!(down.code, 1, "no terminal and no --force: refused");
     assert!(dir.exists());
