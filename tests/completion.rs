@@ -80,7 +80,7 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
     let r = complete(home.path(), &["get", "--kubeconfig", kc, "c"]);
     assert!(lines(&r).contains(&"clusters"), "{}", r.stdout);
     assert!(lines(&r).contains(&"configmaps"), "{}", r.stdout);
-    assert!(lines(&r).contains(&"completion") == false, "subcommands are not offered below get: {}", r.stdout);
+    assert!(!lines(&r).contains(&"completion"), "subcommands are not offered below get: {}", r.stdout);
 }
 
 #[test]
