@@ -11,7 +11,12 @@ _karmadactl() {
     COMPREPLY=($("karmadactl" __complete "${words[@]:1}" 2>/dev/null))
     if [[ "$cur" == *=* && "$COMP_WORDBREAKS" == *=* ]]; then
         COMPREPLY=("${COMPREPLY[@]#*=}")
+        cur="${cur#*=}"
+    fi
+    if [[ "${COMPREPLY[0]}" == ":files" ]]; then
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(compgen -f -- "$cur"))
     fi
     return 0
 }
-complete -o default -F _karmadactl karmadactl
+complete -F _karmadactl karmadactl

@@ -131,6 +131,11 @@ fn fixed_values_flags_and_subcommands() {
     assert_eq!(lines(&r), ["json", "yaml", "wide", "name"]);
     let r = complete(home.path(), &["get", "--output=y"]);
     assert_eq!(lines(&r), ["--output=yaml"]);
+    // Paths are left to the shell, which knows its quoting.
+    let r = complete(home.path(), &["get", "--kubeconfig", ""]);
+    assert_eq!(lines(&r), [":files"]);
+    let r = complete(home.path(), &["join", "m", "--cluster-kubeconfig=/tm"]);
+    assert_eq!(lines(&r), [":files"]);
     let r = complete(home.path(), &["un"]);
     assert_eq!(lines(&r), ["unjoin", "unregister", "uncordon"]);
 
@@ -196,6 +201,15 @@ fn the_bash_script_offers_clusters_contexts_and_no_klog_flags() {
     let contexts = bash_complete(home.path(), &format!("karmadactl get --kubeconfig {kc} --karmada-context="));
     assert_eq!(contexts, ["karmada-apiserver"]);
     assert_eq!(bash_complete(home.path(), "karmadactl get -s m"), ["members"]);
+    // -s and -C never fall back to file names; --kubeconfig completes them.
+    std::fs::write(home.path().join("my.kubeconfig"), "").unwrap();
+    assert_eq!(bash_complete(home.path(), "karmadactl get -s "), ["karmada", "members", "all"]);
+    let unreachable = format!("karmadactl get --kubeconfig {}/my.kubeconfig -C ", home.path().display());
+    assert_eq!(bash_complete(home.path(), &unreachable), Vec::<String>::new());
+    let path = format!("karmadactl get --kubeconfig {}/my.k", home.path().display());
+    assert_eq!(bash_complete(home.path(), &path), [format!("{}/my.kubeconfig", home.path().display())]);
+    let inline = format!("karmadactl get --kubeconfig={}/my.k", home.path().display());
+    assert_eq!(bash_complete(home.path(), &inline), [format!("{}/my.kubeconfig", home.path().display())]);
 
     let flags = bash_complete(home.path(), "karmadactl get --");
     assert!(flags.contains(&"--clusters".to_string()), "{flags:?}");

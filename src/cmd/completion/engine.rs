@@ -11,6 +11,10 @@ use super::values::{self, Connection};
 /// Connection flags users put before the subcommand, where the root does not define them.
 const LEADING_FLAGS: &[&str] = &["kubeconfig", "karmada-context"];
 
+/// The answer that tells a script to complete file names itself (only the shell knows its
+/// quoting and directory conventions).
+pub const FILES_DIRECTIVE: &str = ":files";
+
 /// What the word being completed is.
 enum Slot<'a> {
     /// The value of an option, written as `--name=<prefix>` when `inline` is set.
@@ -102,6 +106,9 @@ pub fn candidates(root: &mut Command, words: &[String]) -> Vec<String> {
         Slot::OptionValue { arg, inline } => {
             let prefix = inline.unwrap_or_default();
             let typed_value = current.strip_prefix(prefix.as_str()).unwrap_or(current);
+            if names_a_path(arg) {
+                return vec![FILES_DIRECTIVE.to_string()];
+            }
             let found = option_values(&path, arg, &conn);
             return found.into_iter().filter(|v| v.starts_with(typed_value)).map(|v| format!("{prefix}{v}")).collect();
         }
@@ -157,6 +164,13 @@ fn flags(cmd: &Command) -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+/// Whether an option takes a file or directory path.
+fn names_a_path(arg: &Arg) -> bool {
+    use clap::ValueHint;
+    matches!(arg.get_value_hint(), ValueHint::FilePath | ValueHint::DirPath | ValueHint::AnyPath)
+        || arg.get_value_names().is_some_and(|n| n.iter().any(|n| n.as_str() == "PATH" || n.as_str() == "FILE"))
 }
 
 /// Values for an option, by what it holds.

@@ -20,10 +20,15 @@ pub fn bash(bin: &str) -> String {
     COMPREPLY=($("{bin}" __complete "${{words[@]:1}}" 2>/dev/null))
     if [[ "$cur" == *=* && "$COMP_WORDBREAKS" == *=* ]]; then
         COMPREPLY=("${{COMPREPLY[@]#*=}}")
+        cur="${{cur#*=}}"
+    fi
+    if [[ "${{COMPREPLY[0]}}" == ":files" ]]; then
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(compgen -f -- "$cur"))
     fi
     return 0
 }}
-complete -o default -F {func} {bin}
+complete -F {func} {bin}
 "#
     )
 }
@@ -41,6 +46,10 @@ pub fn zsh(bin: &str) -> String {
     if [[ "$PREFIX" == -*=* ]]; then
         compset -P '*='
         candidates=("${{(@)candidates#*=}}")
+    fi
+    if [[ "${{candidates[1]}}" == ":files" ]]; then
+        _files
+        return
     fi
     compadd -a candidates
 }}
@@ -60,7 +69,12 @@ pub fn fish(bin: &str) -> String {
         r#"# fish completion for {bin}
 function {func}
     set -l tokens (commandline -opc) (commandline -ct)
-    "{bin}" __complete $tokens[2..-1] 2>/dev/null
+    set -l candidates ("{bin}" __complete $tokens[2..-1] 2>/dev/null)
+    if test "$candidates[1]" = ":files"
+        __fish_complete_path (string replace -r '^-[^=]*=' '' -- (commandline -ct))
+    else
+        printf '%s\n' $candidates
+    end
 end
 complete -c {bin} -f -a '({func})'
 "#
