@@ -60,6 +60,12 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;init' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Directory for Karmada''s data: the admin kubeconfig and CRDs; with --embedded also the store, pid and log files [default: /etc/karmada; with --embedded as a non-root user: $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada]')
+            [CompletionResult]::new('--karmada-data', '--karmada-data', [CompletionResultType]::ParameterName, 'Directory for Karmada''s data: the admin kubeconfig and CRDs; with --embedded also the store, pid and log files [default: /etc/karmada; with --embedded as a non-root user: $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada]')
+            [CompletionResult]::new('--karmada-pki', '--karmada-pki', [CompletionResultType]::ParameterName, 'Directory for Karmada''s certificates and keys [default: /etc/karmada/pki; with --embedded: <karmada-data>/pki]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'NodePort of the karmada-apiserver Service; with --embedded, the port the API server listens on (0: any free port)')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'NodePort of the karmada-apiserver Service; with --embedded, the port the API server listens on (0: any free port)')
+            [CompletionResult]::new('--datastore', '--datastore', [CompletionResultType]::ParameterName, 'With --embedded: where the control plane stores objects, `sqlite` (in the data directory) or `etcd://HOST:PORT[,HOST:PORT...]`; the --external-etcd-* certificate flags and --external-etcd-key-prefix apply to it. Kept for later runs on the same data')
             [CompletionResult]::new('--private-image-registry', '--private-image-registry', [CompletionResultType]::ParameterName, 'Private image registry to pull images from; when set, all images come from it')
             [CompletionResult]::new('--image-pull-policy', '--image-pull-policy', [CompletionResultType]::ParameterName, 'Image pull policy of karmada components: Always, Never or IfNotPresent')
             [CompletionResult]::new('--image-pull-secrets', '--image-pull-secrets', [CompletionResultType]::ParameterName, 'Image pull secrets used by every pod, comma-separated')
@@ -89,12 +95,6 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'The Karmada CRDs: a URL (http…) or a local tarball path')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A KarmadaInitConfig file; flags given on the command line win over it')
             [CompletionResult]::new('--karmada-apiserver-advertise-address', '--karmada-apiserver-advertise-address', [CompletionResultType]::ParameterName, 'The IP address the API server advertises to members')
-            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'NodePort of the karmada-apiserver Service')
-            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'NodePort of the karmada-apiserver Service')
-            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Directory for Karmada''s data: the admin kubeconfig and CRDs; with --embedded also the store, pid and log files [default: /etc/karmada; with --embedded as a non-root user: $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada]')
-            [CompletionResult]::new('--karmada-data', '--karmada-data', [CompletionResultType]::ParameterName, 'Directory for Karmada''s data: the admin kubeconfig and CRDs; with --embedded also the store, pid and log files [default: /etc/karmada; with --embedded as a non-root user: $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada]')
-            [CompletionResult]::new('--karmada-pki', '--karmada-pki', [CompletionResultType]::ParameterName, 'Directory for Karmada''s certificates and keys [default: /etc/karmada/pki; with --embedded: <karmada-data>/pki]')
-            [CompletionResult]::new('--datastore', '--datastore', [CompletionResultType]::ParameterName, 'With --embedded: where the control plane stores objects, `sqlite` (in the data directory) or `etcd://HOST:PORT[,HOST:PORT...]`; the --external-etcd-* certificate flags and --external-etcd-key-prefix apply to it. Kept for later runs on the same data')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format for the result: json or yaml (the banner otherwise)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format for the result: json or yaml (the banner otherwise)')
             [CompletionResult]::new('--wait-component-ready-timeout', '--wait-component-ready-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each component to become ready; 0 waits forever')
@@ -825,7 +825,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a SIMULATED member cluster in the background (not a real Kubernetes cluster: nodes and pods are simulated) and print how to join it')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop a simulated member cluster and delete its data (unless --keep-data)')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the simulated member clusters in the default directory')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the simulated member clusters in the default directory and the playground''s')
             break
         }
         'karmadactl;local;member;start' {
@@ -884,6 +884,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
         'karmadactl;local;member;list' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: json or yaml (a table otherwise)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: json or yaml (a table otherwise)')
+            [CompletionResult]::new('--playground-dir', '--playground-dir', [CompletionResultType]::ParameterName, 'The playground whose members are listed too (default: the one ''local up'' makes without --data-dir)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')

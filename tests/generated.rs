@@ -75,8 +75,10 @@ fn bash_completion_script_loads_in_bash() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(printed.contains("karmadactl"), "{printed}");
-    // The script completes our subcommands: ask bash for the words after `karmadactl to`.
+    // The script asks the binary for candidates: ask bash for the words after `karmadactl to`.
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_karmadactl")).parent().unwrap().to_path_buf();
     let out = std::process::Command::new("bash")
+        .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default()))
         .arg("-c")
         .arg(format!(
             "source '{}'; COMP_WORDS=(karmadactl to); COMP_CWORD=1; COMP_LINE='karmadactl to'; COMP_POINT=13; \

@@ -434,3 +434,41 @@ fn a_plane_side_failure_removes_what_the_run_created() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(names(&plane, &["clusters"]), ["member1"]);
 }
+
+#[test]
+fn join_shows_the_wait_for_a_silent_member_on_a_terminal_only() {
+    let plane = Plane::start();
+    let dir = tempfile::tempdir().unwrap();
+    // Accepts connections (the kernel's backlog) and never answers them.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let server = format!("https://{}", silent.local_addr().unwrap());
+    let member = edited_kubeconfig(dir.path(), "silent", &plane.kubeconfig, &[("server", server.clone())]);
+    let waiting = format!("contacting member cluster member1 at {server}");
+
+    // On a terminal (script(1) gives the command a pty): the wait is shown while it lasts.
+    let command = format!(
+        "'{}' join member1 --kubeconfig '{}' --cluster-kubeconfig '{}'",
+        common::bin().display(),
+        plane.kubeconfig.display(),
+        member.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("HOME", dir.path())
+        .env_remove("KUBECONFIG")
+        .output()
+        .expect("script(1) runs");
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{tty}");
+    assert!(tty.contains(&waiting), "{tty}");
+    assert!(tty.contains("error: "), "{tty}");
+    assert_plane_untouched(&plane);
+
+    // Piped: nothing but the error, as upstream prints.
+    let piped = join(&plane, "member1", &member, &[]);
+    assert_eq!(piped.code, 1, "{}", piped.stderr);
+    assert!(!piped.stderr.contains("contacting"), "{}", piped.stderr);
+    assert!(piped.stderr.starts_with("error: "), "{}", piped.stderr);
+    assert_eq!(piped.stdout, "");
+    drop(silent);
+}

@@ -278,6 +278,31 @@ fn local_up_brings_a_playground_with_ready_members_and_local_down_removes_it() {
     let again: Value = serde_json::from_str(&again.stdout).unwrap();
     assert!(again["members"].as_array().unwrap().iter().all(|m| m["joinedNow"] == false));
 
+    // `local member list` shows the playground's members too, marked as made by `local up`.
+    let list = site.cli_ok(&["local", "member", "list", "--playground-dir", dir.to_str().unwrap(), "-o", "json"]);
+    let listed: Value = serde_json::from_str(&list.stdout).unwrap();
+    let ours: Vec<&Value> = listed.as_array().unwrap().iter().filter(|m| m["playground"] == true).collect();
+    let names: Vec<&str> = ours.iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["member1", "member2", "member3"], "{}", list.stdout);
+    assert!(ours.iter().all(|m| m["pid"].is_u64()), "all running: {}", list.stdout);
+    assert!(ours[0]["dataDir"].as_str().unwrap().starts_with(dir.to_str().unwrap()), "{}", list.stdout);
+    let table = site.cli_ok(&["local", "member", "list", "--playground-dir", dir.to_str().unwrap()]);
+    let row = table.stdout.lines().find(|l| l.starts_with("member2 ")).expect("member2 row");
+    assert!(row.contains("Running(pid ") && row.contains("local up"), "{}", table.stdout);
+    assert!(table.stdout.starts_with("NAME"), "{}", table.stdout);
+    // A directory that is no playground adds nothing.
+    let elsewhere = site.cli_ok(&[
+        "local",
+        "member",
+        "list",
+        "--playground-dir",
+        site.path("none").to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let elsewhere: Value = serde_json::from_str(&elsewhere.stdout).unwrap();
+    assert!(elsewhere.as_array().unwrap().iter().all(|m| m["playground"] == false), "{elsewhere}");
+
     let down = site.cli(&["local", "down", "--data-dir", dir.to_str().unwrap()]);
     assert_eq!(down.code, 1, "no terminal and no --force: refused");
     assert!(dir.exists());
@@ -321,4 +346,50 @@ fn local_down_stops_the_local_agents_registered_into_the_playground() {
     assert!(stat.is_empty() || stat.contains(") Z "), "the agent is stopped: {stat}");
     assert!(!agent_dir.exists(), "its files are gone");
     assert!(!dir.exists());
+}
+
+#[test]
+fn ctrl_c_during_local_up_says_what_was_left_and_exits_130() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::CommandExt;
+
+    let mut site = Site::new();
+    site.playground = true;
+    let dir = site.path("playground");
+    let mut cmd = common::karmadactl(site.home.path());
+    cmd.args(["local", "up", "--members", "1", "--data-dir", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0);
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    // Once the members are being started, the plane is up: interrupt the whole group, as a
+    // terminal's Ctrl-C does.
+    while !seen.contains("starting 1 simulated member clusters") {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "local up ended early: {seen}");
+        seen.push_str(&line);
+    }
+    let pid = child.id() as i32;
+    assert_eq!(unsafe { libc::kill(-pid, libc::SIGINT) }, 0);
+    stderr.read_to_string(&mut seen).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}");
+    assert!(
+        seen.contains(&format!("interrupted: 'local up' stopped before the playground in {} was ready", dir.display())),
+        "{seen}"
+    );
+    assert!(seen.contains("  - the Karmada control plane is running (pid "), "{seen}");
+    let flag = format!("--data-dir {}", dir.display());
+    assert!(
+        seen.contains(&format!(
+            "hint: run 'karmadactl local up {flag}' again to finish it, or 'karmadactl local down {flag}' to remove it."
+        )),
+        "{seen}"
+    );
+    // What it says is true: the playground is there for `local up` to finish.
+    let again = site.cli_ok(&["local", "up", "--members", "1", "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
+    let v: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(v["members"][0]["name"], "member1");
 }

@@ -109,6 +109,9 @@ pub fn command(flavour: Flavour) -> clap::Command {
 /// Runs the binary with the given argv and returns the process exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
     let flavour = Flavour::from_argv0(args.first());
+    if args.get(1).is_some_and(|a| a == cmd::completion::COMPLETE_COMMAND) {
+        return cmd::completion::complete(flavour, &args[2..]);
+    }
     let mut cmd = command(flavour);
     let args = argv::normalise(&cmd, args);
     let path = argv::command_path(&cmd, &args);

@@ -105,7 +105,17 @@ pub fn run(args: JoinArgs, ctx: &Context) -> anyhow::Result<()> {
             connect(Side::Member, &member_kubeconfig, member_choice.as_deref(), &Impersonation::default()).await?;
         // The member is asked first: a member that cannot be reached or refuses the credentials
         // fails the command before the plane is touched.
-        let cluster_id = member_side::cluster_id(&member.client, &member.target).await?;
+        // A member that never answers takes the whole request timeout: show the wait on a
+        // terminal (only there: upstream prints nothing, and scripts read its output).
+        let waiting = ctx
+            .printer
+            .stderr_is_tty()
+            .then(|| ctx.printer.spinner(&format!("contacting member cluster {name} at {}", member.cluster.server)));
+        let cluster_id = member_side::cluster_id(&member.client, &member.target).await;
+        if let Some(spinner) = waiting {
+            spinner.abandon();
+        }
+        let cluster_id = cluster_id?;
         progress(&format!("member cluster {name} has ID {cluster_id}"));
         let attributes = &args.attributes;
         let registration = Registration {

@@ -26,6 +26,39 @@ pub use components::{COMPONENTS, Component, ComponentFlags, ComponentSettings};
     after_help = "Examples:\n  # Install Karmada in Kubernetes cluster\n  # The karmada-apiserver binds the master node's IP by default\n  karmadactl init\n\n  # China mainland registry mirror can be specified by using kube-image-mirror-country\n  karmadactl init --kube-image-mirror-country=cn\n\n  # Kube registry can be specified by using kube-image-registry\n  karmadactl init --kube-image-registry=registry.cn-hangzhou.aliyuncs.com/google_containers\n\n  # Specify the URL to download CRD tarball\n  karmadactl init --crds https://github.com/karmada-io/karmada/releases/download/v1.19.0/crds.tar.gz\n\n  # Specify the local CRD tarball\n  karmadactl init --crds /root/crds.tar.gz\n\n  # Use PVC to persistent storage etcd data\n  karmadactl init --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Deploy highly available(HA) karmada\n  karmadactl init --karmada-apiserver-replicas 3 --etcd-replicas 3 --etcd-storage-mode PVC --storage-classes-name {StorageClassesName}\n\n  # Specify external IPs(load balancer or HA IP) which used to sign the certificate\n  karmadactl init --cert-external-ip 10.235.1.2 --cert-external-dns www.karmada.io"
 )]
 pub struct InitArgs {
+    // The embedded flags come first: they are what a new user without a cluster needs.
+    /// Run the embedded control plane on this machine (API server, store and Karmada
+    /// controllers in one background process) instead of installing into a host cluster.
+    #[arg(long)]
+    pub embedded: bool,
+
+    /// Directory for Karmada's data: the admin kubeconfig and CRDs; with --embedded also the
+    /// store, pid and log files [default: /etc/karmada; with --embedded as a non-root user:
+    /// $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada].
+    #[arg(short = 'd', long, value_name = "PATH")]
+    pub karmada_data: Option<String>,
+
+    /// Directory for Karmada's certificates and keys [default: /etc/karmada/pki; with
+    /// --embedded: <karmada-data>/pki].
+    #[arg(long, value_name = "PATH")]
+    pub karmada_pki: Option<String>,
+
+    /// NodePort of the karmada-apiserver Service; with --embedded, the port the API server
+    /// listens on (0: any free port).
+    #[arg(short = 'p', long, default_value_t = 32443)]
+    pub port: i32,
+
+    /// With --embedded: where the control plane stores objects, `sqlite` (in the data
+    /// directory) or `etcd://HOST:PORT[,HOST:PORT...]`; the --external-etcd-* certificate
+    /// flags and --external-etcd-key-prefix apply to it. Kept for later runs on the same data.
+    #[arg(long, requires = "embedded", value_name = "sqlite|etcd://HOST:PORT,...")]
+    pub datastore: Option<String>,
+
+    /// With --embedded: run the control plane in this terminal until interrupted instead of
+    /// in the background.
+    #[arg(long, requires = "embedded")]
+    pub foreground: bool,
+
     /// Private image registry to pull images from; when set, all images come from it.
     #[arg(long, value_name = "REGISTRY")]
     pub private_image_registry: Option<String>,
@@ -132,37 +165,6 @@ pub struct InitArgs {
     /// The IP address the API server advertises to members.
     #[arg(long, value_name = "IP")]
     pub karmada_apiserver_advertise_address: Option<String>,
-
-    /// NodePort of the karmada-apiserver Service.
-    #[arg(short = 'p', long, default_value_t = 32443)]
-    pub port: i32,
-
-    /// Directory for Karmada's data: the admin kubeconfig and CRDs; with --embedded also the
-    /// store, pid and log files [default: /etc/karmada; with --embedded as a non-root user:
-    /// $XDG_DATA_HOME/karmadactl/karmada, i.e. ~/.local/share/karmadactl/karmada].
-    #[arg(short = 'd', long, value_name = "PATH")]
-    pub karmada_data: Option<String>,
-
-    /// Directory for Karmada's certificates and keys [default: /etc/karmada/pki; with
-    /// --embedded: <karmada-data>/pki].
-    #[arg(long, value_name = "PATH")]
-    pub karmada_pki: Option<String>,
-
-    /// Run the embedded control plane on this machine (API server, store and Karmada
-    /// controllers in one background process) instead of installing into a host cluster.
-    #[arg(long)]
-    pub embedded: bool,
-
-    /// With --embedded: where the control plane stores objects, `sqlite` (in the data
-    /// directory) or `etcd://HOST:PORT[,HOST:PORT...]`; the --external-etcd-* certificate
-    /// flags and --external-etcd-key-prefix apply to it. Kept for later runs on the same data.
-    #[arg(long, requires = "embedded", value_name = "sqlite|etcd://HOST:PORT,...")]
-    pub datastore: Option<String>,
-
-    /// With --embedded: run the control plane in this terminal until interrupted instead of
-    /// in the background.
-    #[arg(long, requires = "embedded")]
-    pub foreground: bool,
 
     /// Output format for the result: json or yaml (the banner otherwise).
     #[arg(short = 'o', long, value_name = "FORMAT")]

@@ -85,12 +85,35 @@ pub struct StopArgs {
     pub keep_data: bool,
 }
 
-/// List the simulated member clusters in the default directory.
+/// List the simulated member clusters in the default directory and the playground's.
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Output format: json or yaml (a table otherwise).
     #[arg(short = 'o', long, value_name = "FORMAT")]
     pub output: Option<String>,
+
+    /// The playground whose members are listed too (default: the one 'local up' makes without
+    /// --data-dir).
+    #[arg(long, value_name = "PATH")]
+    pub playground_dir: Option<PathBuf>,
+}
+
+/// One listed member, and whether it belongs to the `local up` playground.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListedMember {
+    #[serde(flatten)]
+    info: simulated::MemberInfo,
+    playground: bool,
+}
+
+/// The simulated members `local up` made in the playground at `dir` (only when its record
+/// says it is one), in the record's order.
+fn playground_members(dir: Option<&std::path::Path>) -> anyhow::Result<Vec<simulated::MemberInfo>> {
+    let playground = super::playground::Playground::resolve(dir)?;
+    let Some(record) = playground.read_record()? else { return Ok(Vec::new()) };
+    let found = simulated::list(&playground.dir.join("members"));
+    Ok(record.members.iter().filter_map(|name| found.iter().find(|m| &m.name == name).cloned()).collect())
 }
 
 pub fn run(args: MemberArgs, ctx: &Context) -> anyhow::Result<()> {
@@ -222,20 +245,29 @@ fn stop(args: StopArgs, ctx: &Context) -> anyhow::Result<()> {
 
 fn list(args: ListArgs, ctx: &Context) -> anyhow::Result<()> {
     let output = OutputFormat::parse_json_or_yaml(args.output.as_deref().unwrap_or(""))?;
-    let members = simulated::list(&simulated::members_dir(is_root()));
+    let members: Vec<ListedMember> = simulated::list(&simulated::members_dir(is_root()))
+        .into_iter()
+        .map(|info| ListedMember { info, playground: false })
+        .chain(
+            playground_members(args.playground_dir.as_deref())?
+                .into_iter()
+                .map(|info| ListedMember { info, playground: true }),
+        )
+        .collect();
     if matches!(output, OutputFormat::Json | OutputFormat::Yaml) {
         return Ok(ctx.printer.data(&crate::output::to_format(output, &members)?)?);
     }
-    let rows: Vec<[String; 4]> = members
+    let rows: Vec<[String; 5]> = members
         .iter()
-        .map(|m| {
+        .map(|ListedMember { info: m, playground }| {
             let status = m.pid.map(|p| format!("Running(pid {p})")).unwrap_or_else(|| "Stopped".into());
-            [m.name.clone(), status, m.url.clone(), m.kubeconfig.display().to_string()]
+            let owner = if *playground { "local up" } else { "member start" };
+            [m.name.clone(), status, owner.into(), m.url.clone(), m.kubeconfig.display().to_string()]
         })
         .collect();
-    let header = ["NAME".to_string(), "STATUS".into(), "URL".into(), "KUBECONFIG".into()];
+    let header = ["NAME".to_string(), "STATUS".into(), "CREATED BY".into(), "URL".into(), "KUBECONFIG".into()];
     let widths: Vec<usize> =
-        (0..4).map(|i| rows.iter().chain([&header]).map(|r| r[i].len()).max().unwrap_or(0) + 3).collect();
+        (0..5).map(|i| rows.iter().chain([&header]).map(|r| r[i].len()).max().unwrap_or(0) + 3).collect();
     let mut out = String::new();
     for row in [&header].into_iter().chain(rows.iter()) {
         let line: String = row.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();

@@ -3,6 +3,7 @@
 //! clusters (a plain Kubernetes API server whose nodes and pods are pretend).
 
 mod down;
+mod interrupt;
 mod member;
 mod playground;
 mod up;

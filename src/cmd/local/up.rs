@@ -90,6 +90,7 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
     let names: Vec<String> = (1..=args.members).map(|i| format!("member{i}")).collect();
     // The record comes first, so 'local down' can remove whatever a failed 'local up' left.
     playground.claim(&names)?;
+    super::interrupt::watch(playground.dir.clone(), ctx.parent());
     let exe = std::env::current_exe()?;
 
     ctx.printer.progress("starting the Karmada control plane");

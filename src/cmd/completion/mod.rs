@@ -1,4 +1,8 @@
-//! `completion`: shell completion scripts generated from the command tree.
+//! `completion`: shell completion scripts, and the hidden `__complete` command they call back.
+
+mod engine;
+mod scripts;
+mod values;
 
 use clap::Args;
 use clap_complete::Shell;
@@ -25,12 +29,38 @@ pub struct CompletionArgs {
 pub const SHELLS: &[(&str, Shell)] =
     &[("bash", Shell::Bash), ("zsh", Shell::Zsh), ("fish", Shell::Fish), ("powershell", Shell::PowerShell)];
 
-/// The completion script for a shell, as `completion <shell>` prints it.
+/// The hidden command the scripts call: `<binary> __complete <words…>`.
+pub const COMPLETE_COMMAND: &str = "__complete";
+
+/// The completion script for a shell, as `completion <shell>` prints it. bash, zsh and fish
+/// call back into the binary; PowerShell gets clap's static script.
 pub fn script(shell: Shell, flavour: Flavour) -> String {
+    let bin = flavour.binary_name();
+    match shell {
+        Shell::Bash => return scripts::bash(bin),
+        Shell::Zsh => return scripts::zsh(bin),
+        Shell::Fish => return scripts::fish(bin),
+        _ => {}
+    }
     let mut cmd = crate::cli::command(flavour);
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, flavour.binary_name(), &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Answers `__complete`: prints the candidates for the last of `words`, one per line. Always
+/// exits 0 and prints nothing on stderr, so a failed lookup never disturbs the prompt.
+pub fn complete(flavour: Flavour, words: &[std::ffi::OsString]) -> i32 {
+    let words: Vec<String> = words.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    let mut cmd = crate::cli::command(flavour);
+    let mut out = String::new();
+    for candidate in engine::candidates(&mut cmd, &words) {
+        out.push_str(&candidate);
+        out.push('\n');
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    0
 }
 
 pub fn run(args: CompletionArgs, ctx: &Context) -> anyhow::Result<()> {
