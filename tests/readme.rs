@@ -98,7 +98,7 @@ fn every_readme_command_block_runs() {
     assert_eq!(test_command.len(), 1, "README.md shows the test command `{}` once", TEST_COMMAND.trim());
     let ci = std::fs::read_to_string(repo().join(".ci/run")).expect(".ci/run is readable");
     assert_eq!(
-        ci.lines().filter(|l| !l.trim().is_empty()).next_back(),
+        ci.lines().rfind(|l| !l.trim().is_empty()),
         Some(TEST_COMMAND.trim()),
         ".ci/run must end by running exactly the README's test command"
     );
