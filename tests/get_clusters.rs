@@ -66,6 +66,20 @@ impl Playground {
         self.kubectl_with(&self.kubeconfig, args)
     }
 
+    /// Waits until the `nobody` service account may `verb` `resource` in the plane (`context` "")
+    /// or a member: authorizers follow RBAC objects from the store, so a new binding takes effect
+    /// a moment after it is written.
+    fn wait_authorized(&self, context: &str, verb: &str, resource: &str, extra: &[&str]) {
+        let mut args = vec!["auth", "can-i", verb, resource, "--as=system:serviceaccount:default:nobody"];
+        if !context.is_empty() {
+            args.extend(["--context", context]);
+        }
+        args.extend_from_slice(extra);
+        common::eventually(&format!("nobody may {verb} {resource} in {context:?}"), || {
+            (self.kubectl(&args).stdout.trim() == "yes").then_some(())
+        });
+    }
+
     fn kubectl_ok(&self, args: &[&str]) -> String {
         let run = self.kubectl(args);
         assert_eq!(run.code, 0, "kubectl {args:?} failed:\n{}", run.stderr);
@@ -168,6 +182,7 @@ fn the_proxy_forwards_to_the_member_as_the_caller() {
         "--clusterrole=cluster-proxy-admin",
         "--serviceaccount=default:nobody",
     ]);
+    pg.wait_authorized("", "get", "clusters.cluster.karmada.io", &["--subresource=proxy"]);
     let member_denied = pg.kubectl_with(&nobody, &["get", "--raw", &path]);
     assert_ne!(member_denied.code, 0);
     assert!(
@@ -186,6 +201,7 @@ fn the_proxy_forwards_to_the_member_as_the_caller() {
         "--clusterrole=view",
         "--serviceaccount=default:nobody",
     ]);
+    pg.wait_authorized("member1", "list", "namespaces", &[]);
     let allowed = pg.kubectl_with(&nobody, &["get", "--raw", &path]);
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     assert_eq!(namespace_names(&allowed.stdout), namespace_names(&direct));

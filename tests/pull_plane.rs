@@ -174,6 +174,7 @@ fn requests_that_are_not_an_agents_wait_for_a_human() {
         "--clusterrole=system:node-bootstrapper",
         "--serviceaccount=default:requester",
     ]);
+    plane.wait_authorized("system:serviceaccount:default:requester", "create", "certificatesigningrequests", &[]);
     let sa_token = plane.kubectl_ok(&["create", "token", "requester", "-n", "default"]);
     let sa = plane.token_kubeconfig("requester", sa_token.trim());
     create_csr(&plane, &sa, "no-permission", &agent, AGENT_USAGES);

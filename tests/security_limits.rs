@@ -154,6 +154,7 @@ fn anonymous_is_cluster_admin(plane: &Plane) {
         "--clusterrole=cluster-admin",
         "--user=system:anonymous",
     ]);
+    plane.wait_authorized("system:anonymous", "*", "*", &["--all-namespaces"]);
 }
 
 async fn metric(admin: &H2, line_prefix: &str) -> f64 {

@@ -126,6 +126,18 @@ impl Plane {
         out.stdout
     }
 
+    /// Waits until `user` may `verb` `resource` (kubectl auth can-i syntax; `extra` adds flags such
+    /// as `-n ns`). The authorizer follows RBAC objects from the store, as kube-apiserver's
+    /// informers do, so a new binding takes effect a moment after it is written.
+    pub fn wait_authorized(&self, user: &str, verb: &str, resource: &str, extra: &[&str]) {
+        let as_user = format!("--as={user}");
+        let mut args = vec!["auth", "can-i", verb, resource, as_user.as_str()];
+        args.extend_from_slice(extra);
+        super::eventually(&format!("{user} may {verb} {resource}"), || {
+            (self.kubectl_run(&args).stdout.trim() == "yes").then_some(())
+        });
+    }
+
     /// kubectl 1.32 against this plane with another identity: `kubeconfig` instead of the
     /// admin's (its own discovery cache, so identities do not share cached answers).
     pub fn kubectl_as(&self, kubeconfig: &Path, args: &[&str]) -> super::Run {
