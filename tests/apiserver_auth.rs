@@ -173,7 +173,7 @@ fn service_account_tokens_are_authorized_by_role_bindings() {
     plane.create("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: cm-reader\n  namespace: team\nrules:\n- apiGroups: [\"\"]\n  resources: [configmaps]\n  verbs: [get, list]\n");
     plane.create("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: robot-reads\n  namespace: team\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: cm-reader\nsubjects:\n- kind: ServiceAccount\n  name: robot\n  namespace: team\n");
     // The RBAC snapshot follows the store; give it a moment.
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let allowed = kubectl_as(&plane, &kc, &["get", "configmaps", "-n", "team", "-o", "name"]);
         if allowed.code == 0 {

@@ -71,6 +71,15 @@ impl TokenCache {
         entries.by_token.insert(key(token), (user.clone(), now + SUCCESS_TTL));
     }
 
+    /// Called by the API server after its own write to `key` commits and before it answers, so a
+    /// client that deleted a Secret sees the token refused on its very next request (the watch in
+    /// [`follow_revocations`] covers writes by other replicas, a moment later).
+    pub fn forget_after_write(&self, key: &str, deleted: bool) {
+        if revokes(key, deleted) {
+            self.clear();
+        }
+    }
+
     /// Forgets every token: what they were checked against changed.
     pub fn clear(&self) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
@@ -99,19 +108,28 @@ pub async fn follow_revocations(state: Arc<ApiState>) {
             }
         };
         let mut streams = std::pin::pin!(streams);
-        let pods = store_access::prefix("", "pods", None);
-        let nodes = store_access::prefix("", "nodes", None);
         while let Some(ev) = streams.next().await {
             match ev {
-                Ok(ev)
-                    if ev.kind != crate::controlplane::store::EventKind::Deleted
-                        && (ev.kv.key.starts_with(&pods) || ev.kv.key.starts_with(&nodes)) => {}
-                Ok(_) => state.token_cache.clear(),
+                Ok(ev) => {
+                    if revokes(&ev.kv.key, ev.kind == crate::controlplane::store::EventKind::Deleted) {
+                        state.token_cache.clear();
+                    }
+                }
                 Err(StoreError::Closed) => return,
                 Err(_) => break,
             }
         }
     }
+}
+
+/// Whether a write to `key` can end a token: any change to a Secret or ServiceAccount, the
+/// deletion of a Pod or Node.
+fn revokes(key: &str, deleted: bool) -> bool {
+    // Core-group keys, as store_access::prefix("", resource, None) spells them; checked on every
+    // write, so without building strings.
+    let Some(rest) = key.strip_prefix("/registry/core/") else { return false };
+    let under = |resource: &str| rest.strip_prefix(resource).is_some_and(|r| r.starts_with('/'));
+    under("secrets") || under("serviceaccounts") || (deleted && (under("pods") || under("nodes")))
 }
 
 #[cfg(test)]
@@ -160,5 +178,20 @@ mod tests {
         let entries = cache.entries.lock().unwrap();
         assert!(!entries.by_token.is_empty() && entries.by_token.len() <= MAX_ENTRIES);
         assert!(!entries.by_token.keys().any(|k| k.starts_with(b"token-")));
+    }
+
+    #[test]
+    fn writes_that_can_end_a_token_are_recognised_by_their_keys() {
+        let key = |resource: &str, ns: Option<&str>| format!("{}x", store_access::prefix("", resource, ns));
+        for resource in ["secrets", "serviceaccounts"] {
+            assert!(revokes(&key(resource, Some("team")), false), "{resource}");
+        }
+        for resource in ["pods", "nodes"] {
+            assert!(revokes(&key(resource, Some("team")), true), "{resource} deleted");
+            assert!(!revokes(&key(resource, Some("team")), false), "{resource} updated");
+        }
+        assert!(!revokes(&key("configmaps", Some("team")), true));
+        assert!(!revokes(&key("secretsx", Some("team")), true), "only the resource itself");
+        assert!(!revokes(&format!("{}x", store_access::prefix("apps", "secrets", None)), true), "core group only");
     }
 }

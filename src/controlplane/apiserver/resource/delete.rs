@@ -193,7 +193,10 @@ async fn delete_or_mark(
             }
         }
         match state.store.delete(&key, Some(rev)).await {
-            Ok((del_rev, _)) => return Ok((object::with_resource_version(current, del_rev), true)),
+            Ok((del_rev, _)) => {
+                state.token_cache.forget_after_write(&key, true);
+                return Ok((object::with_resource_version(current, del_rev), true));
+            }
             Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
             Err(crate::controlplane::store::StoreError::NotFound { .. }) => {
                 return Err(ApiError::not_found(group, plural, name));

@@ -176,6 +176,7 @@ pub async fn finish(
         .await
         .map_err(|e| store_access::store_error(e, &def.group, &def.plural, name))?;
     state.metrics.record_commit(started.elapsed());
+    state.token_cache.forget_after_write(&key, false);
     Ok((object::with_resource_version(new, rev), StatusCode::OK, warnings))
 }
 
