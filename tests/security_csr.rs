@@ -2,7 +2,8 @@
 //! client-certificate user who holds everything a signer needs (update on `/status` and
 //! `/approval`, `approve` and `sign` on the signers): `/status` cannot add, remove or change a
 //! decision, `/approval` cannot withdraw one or record both, the certificate must be PEM
-//! CERTIFICATE blocks and, once issued, never changes. Every refusal is checked for kube's
+//! CERTIFICATE blocks and, once issued, never changes; a new request needs known usages and at
+//! least ten minutes. Every refusal is checked for kube's
 //! status code and message (through kube-rs and real kubectl) and for leaving the stored request
 //! as it was; the allowed paths (approving, issuing, the plane's own signer) still work.
 
@@ -198,9 +199,20 @@ async fn status_writes_cannot_decide_and_issued_certificates_stay() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn approval_writes_cannot_withdraw_or_hold_both_decisions() {
+async fn creates_and_approval_writes_follow_kubes_rules() {
     let (plane, _, csrs) = setup().await;
     let pp = PostParams::default();
+    // kube's create rules: known usages, at least ten minutes.
+    let mut odd = csr("odd", SIGNER);
+    odd.spec.usages = Some(vec!["client auth".into(), "time travel".into()]);
+    odd.spec.expiration_seconds = Some(60);
+    let (code, msg) = refused(csrs.create(&pp, &odd).await);
+    let unsupported = "spec.usages[1]: Unsupported value: \"time travel\": supported values: \"any\", \"cert sign\", \"client auth\", \"code signing\", \"content commitment\", \"crl sign\", \"data encipherment\", \"decipher only\", \"digital signature\", \"email protection\", \"encipher only\", \"ipsec end system\", \"ipsec tunnel\", \"ipsec user\", \"key agreement\", \"key encipherment\", \"microsoft sgc\", \"netscape sgc\", \"ocsp signing\", \"s/mime\", \"server auth\", \"signing\", \"timestamping\"";
+    let short =
+        "spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)";
+    assert_eq!((code, msg), (422, invalid("odd", &[unsupported, short])));
+    assert!(csrs.get_opt("odd").await.unwrap().is_none());
+
     let created = csrs.create(&pp, &csr("both", SIGNER)).await.unwrap();
 
     // Both decisions at once, one twice, or a decision that is not True: refused before anything

@@ -10,7 +10,7 @@ use crate::controlplane::apimachinery::{ApiError, go_quote};
 use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::{Attributes, UserInfo, authorize};
 use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
-use crate::controlplane::registry::{CsrWrite, ResourceDef, csr_update};
+use crate::controlplane::registry::{CsrWrite, ResourceDef, csr_create, csr_update};
 
 use super::admission::CSR;
 use super::dispatch::Call;
@@ -28,9 +28,7 @@ pub fn check(
     if (def.group.as_str(), def.plural.as_str()) != CSR {
         return Ok(());
     }
-    if let Some(old) = old {
-        check_update(def, &call.info.subresource, old, new)?;
-    }
+    check_validation(def, &call.info.subresource, old, new)?;
     let forbidden = |why: String| {
         ApiError::forbidden_message(&def.group, &def.plural, object::meta_str(new, "name").unwrap_or_default(), &why)
     };
@@ -61,10 +59,14 @@ pub fn check(
     }
 }
 
-/// kube's CSR update validation, which runs before the plugins: only `/approval` decides, only
-/// `/status` issues, and an issued certificate stays as it is.
-fn check_update(def: &ResourceDef, subresource: &str, old: &Value, new: &Value) -> Result<(), ApiError> {
-    let errs = csr_update(CsrWrite::of(subresource), old, new);
+/// kube's CSR validation that needs to know the write, which runs before the plugins: the spec
+/// rules on create; on update, only `/approval` decides, only `/status` issues, and an issued
+/// certificate stays as it is.
+fn check_validation(def: &ResourceDef, subresource: &str, old: Option<&Value>, new: &Value) -> Result<(), ApiError> {
+    let errs = match old {
+        None => csr_create(new),
+        Some(old) => csr_update(CsrWrite::of(subresource), old, new),
+    };
     if errs.is_empty() {
         return Ok(());
     }

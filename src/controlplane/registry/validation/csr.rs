@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::access::{list_at, str_at};
 use super::field::{FieldError, child, go_quote, index};
+use super::names;
 
 const CONDITIONS: &str = "status.conditions";
 const CERTIFICATE: &str = "status.certificate";
@@ -28,6 +29,111 @@ pub fn csr(obj: &Value, errs: &mut Vec<FieldError>) {
     }
     if str_at(obj, &["spec", "signerName"]).is_none_or(str::is_empty) {
         errs.push(FieldError::required("spec.signerName", ""));
+    }
+}
+
+/// Key usages kube knows, sorted as its messages list them.
+const KNOWN_USAGES: [&str; 23] = [
+    "any",
+    "cert sign",
+    "client auth",
+    "code signing",
+    "content commitment",
+    "crl sign",
+    "data encipherment",
+    "decipher only",
+    "digital signature",
+    "email protection",
+    "encipher only",
+    "ipsec end system",
+    "ipsec tunnel",
+    "ipsec user",
+    "key agreement",
+    "key encipherment",
+    "microsoft sgc",
+    "netscape sgc",
+    "ocsp signing",
+    "s/mime",
+    "server auth",
+    "signing",
+    "timestamping",
+];
+const LEGACY_SIGNER: &str = "kubernetes.io/legacy-unknown";
+/// kube's longest domain (a DNS subdomain) and signer name (domain, `/`, namespace, `.`, name).
+const MAX_SIGNER_DOMAIN: usize = 253;
+const MAX_SIGNER_NAME: usize = MAX_SIGNER_DOMAIN + 253 + 63 + 1 + 1;
+
+/// kube's create checks of the spec beyond [`csr`]: known usages, each once; a signer name of
+/// the form `example.com/name`, not the legacy one; at least ten minutes asked for. Updates keep
+/// the stored spec, whatever it holds (kube tolerates there what the stored object already has).
+pub fn csr_create(obj: &Value) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let usages = list_at(obj, &["spec", "usages"]);
+    if usages.is_empty() {
+        errs.push(FieldError::required("spec.usages", ""));
+    }
+    for (i, usage) in usages.iter().enumerate() {
+        if !KNOWN_USAGES.contains(&usage.as_str().unwrap_or_default()) {
+            errs.push(FieldError::not_supported(index("spec.usages", i), usage, &KNOWN_USAGES));
+        }
+    }
+    for (i, usage) in usages.iter().enumerate() {
+        if usages[..i].contains(usage) {
+            errs.push(FieldError::duplicate(index("spec.usages", i), usage));
+        }
+    }
+    match str_at(obj, &["spec", "signerName"]).unwrap_or_default() {
+        // [`csr`] reports a missing signer.
+        "" => {}
+        LEGACY_SIGNER => errs.push(FieldError::invalid(
+            "spec.signerName",
+            &json!(LEGACY_SIGNER),
+            "the legacy signerName is not allowed via this API version",
+        )),
+        signer => signer_name(signer, &mut errs),
+    }
+    if let Some(seconds) = obj.pointer("/spec/expirationSeconds").and_then(Value::as_i64)
+        && seconds < 600
+    {
+        let why = "may not specify a duration less than 600 seconds (10 minutes)";
+        errs.push(FieldError::invalid("spec.expirationSeconds", &json!(seconds), why));
+    }
+    errs
+}
+
+/// kube's `ValidateSignerName`: a DNS domain of at least two labels, `/`, then DNS subdomains
+/// separated by dots.
+fn signer_name(signer: &str, errs: &mut Vec<FieldError>) {
+    const PATH: &str = "spec.signerName";
+    let Some((domain, name)) = signer.split_once('/').filter(|(_, name)| !name.contains('/')) else {
+        let why = "must be a fully qualified domain and path of the form 'example.com/signer-name'";
+        errs.push(FieldError::invalid(PATH, &json!(signer), why));
+        return;
+    };
+    if domain.len() > MAX_SIGNER_DOMAIN {
+        errs.push(FieldError::too_long(PATH, MAX_SIGNER_DOMAIN));
+    }
+    // Only the first bad label of each part is reported; the others would read the same.
+    let labels: Vec<&str> = domain.split('.').collect();
+    if let Some((label, problems)) = labels.iter().map(|l| (l, names::dns1123_label(l))).find(|(_, p)| !p.is_empty()) {
+        for problem in problems {
+            let why = format!("validating label {}: {problem}", go_quote(label));
+            errs.push(FieldError::invalid(PATH, &json!(domain), why));
+        }
+    }
+    if labels.len() < 2 {
+        let why = "should be a domain with at least two segments separated by dots";
+        errs.push(FieldError::invalid(PATH, &json!(domain), why));
+    }
+    let parts = name.split('.').map(|l| (l, names::dns1123_subdomain(l)));
+    if let Some((label, problems)) = parts.into_iter().find(|(_, p)| !p.is_empty()) {
+        for problem in problems {
+            let why = format!("validating label {}: {problem}", go_quote(label));
+            errs.push(FieldError::invalid(PATH, &json!(name), why));
+        }
+    }
+    if signer.len() > MAX_SIGNER_NAME {
+        errs.push(FieldError::too_long(PATH, MAX_SIGNER_NAME));
     }
 }
 
@@ -250,6 +356,50 @@ mod tests {
         );
         // What the stored object already breaks stays tolerated.
         assert!(csr_update(CsrWrite::Approval, &both, &both).is_empty());
+    }
+
+    #[test]
+    fn create_checks_usages_signer_and_duration() {
+        let spec = |spec: Value| msgs(csr_create(&json!({"spec": spec})));
+        assert!(
+            spec(json!({"signerName": "example.com/a.b", "usages": ["client auth"], "expirationSeconds": 600}))
+                .is_empty()
+        );
+        assert_eq!(
+            spec(json!({"signerName": "example.com/x", "usages": ["client auth", "flying", "client auth"], "expirationSeconds": 60})),
+            [
+                format!("spec.usages[1]: Unsupported value: \"flying\": supported values: {}", KNOWN_USAGES.map(go_quote).join(", ")),
+                "spec.usages[2]: Duplicate value: \"client auth\"".to_string(),
+                "spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)".to_string()
+            ]
+        );
+        assert_eq!(spec(json!({"signerName": "example.com/x"})), ["spec.usages: Required value"]);
+        let signer = |name: &str| spec(json!({"signerName": name, "usages": ["any"]}));
+        assert_eq!(
+            signer(LEGACY_SIGNER),
+            [
+                "spec.signerName: Invalid value: \"kubernetes.io/legacy-unknown\": the legacy signerName is not allowed via this API version"
+            ]
+        );
+        assert_eq!(
+            signer("example.com"),
+            [
+                "spec.signerName: Invalid value: \"example.com\": must be a fully qualified domain and path of the form 'example.com/signer-name'"
+            ]
+        );
+        assert_eq!(
+            signer("example/x"),
+            [
+                "spec.signerName: Invalid value: \"example\": should be a domain with at least two segments separated by dots"
+            ]
+        );
+        let bad = signer("Example.com/x_y");
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert!(
+            bad[0].starts_with("spec.signerName: Invalid value: \"Example.com\": validating label \"Example\": "),
+            "{bad:?}"
+        );
+        assert!(bad[1].starts_with("spec.signerName: Invalid value: \"x_y\": validating label \"x_y\": "), "{bad:?}");
     }
 
     #[test]
