@@ -169,7 +169,7 @@ struct Options {
 
 impl Options {
     fn new(write: CsrWrite, old: &Value, new: &Value) -> Self {
-        let types: Vec<&str> = conditions(old).iter().map(|c| condition_type(c)).collect();
+        let types: Vec<&str> = conditions(old).iter().map(condition_type).collect();
         let (old_cert, new_cert) = (certificate(old), certificate(new));
         Self {
             setting_approval_conditions: write == CsrWrite::Approval,
