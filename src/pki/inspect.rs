@@ -92,6 +92,18 @@ pub fn inspect_certificates(pem_text: &str) -> Result<Vec<CertificateInfo>, PkiE
     pem::ders(pem_text, "certificate bundle", &["CERTIFICATE"])?.iter().map(|d| info_from_der(d)).collect()
 }
 
+/// How many certificates `der` holds back to back, as Go's `x509.ParseCertificates` reads a
+/// CERTIFICATE block (zero for no bytes); an error when any of them does not parse.
+pub fn count_der_certificates(mut der: &[u8]) -> Result<usize, PkiError> {
+    let mut count = 0;
+    while !der.is_empty() {
+        let (rest, _) = x509_parser::parse_x509_certificate(der).map_err(|e| invalid(e.to_string()))?;
+        der = rest;
+        count += 1;
+    }
+    Ok(count)
+}
+
 /// Parses DER, refusing trailing bytes.
 pub(crate) fn parse_der(der: &[u8]) -> Result<X509Certificate<'_>, PkiError> {
     let (rest, cert) = x509_parser::parse_x509_certificate(der).map_err(|e| invalid(e.to_string()))?;

@@ -17,6 +17,7 @@ mod issue;
 pub mod jws;
 mod key;
 mod pem;
+mod pem_go;
 mod pin;
 mod random;
 pub mod token;
@@ -25,9 +26,12 @@ mod validity;
 pub use ca::{CaSpec, CertificateAuthority};
 pub use csr::{CsrInfo, KeyUsage, create_csr, inspect_csr};
 pub use files::{PemPair, cert_path, key_path, read_pair, write_cert, write_key, write_pair, write_private_pair};
-pub use inspect::{CertificateInfo, ExtendedKeyUsage, Subject, inspect_certificate, inspect_certificates};
+pub use inspect::{
+    CertificateInfo, ExtendedKeyUsage, Subject, count_der_certificates, inspect_certificate, inspect_certificates,
+};
 pub use issue::{IssuedCertificate, LeafSpec};
 pub use key::{KeyAlgorithm, PrivateKey};
+pub use pem_go::{GoPemBlock, go_pem_blocks};
 pub use pin::{CaPin, ca_cert_hash, ca_cert_hashes};
 pub use validity::Validity;
 

@@ -181,6 +181,26 @@ impl Plane {
         self.file(&format!("{name}.kubeconfig"), &text)
     }
 
+    /// A kubeconfig for this plane whose user `user` in `groups` holds a client certificate
+    /// from the plane's CA.
+    pub fn cert_kubeconfig(&self, user: &str, groups: &[&str]) -> PathBuf {
+        use base64::Engine as _;
+        use karmadactl::pki::{CertificateAuthority, LeafSpec, Validity};
+        let pki = self.data_dir.join("pki");
+        let read = |f: &str| std::fs::read_to_string(pki.join(f)).expect("the plane wrote its CA");
+        let ca = CertificateAuthority::from_pem(&read("ca.crt"), &read("ca.key")).unwrap();
+        let groups = groups.iter().map(|g| g.to_string()).collect();
+        let validity = Validity::from_now(Duration::from_secs(3600)).unwrap();
+        let issued = ca.issue(&LeafSpec::client(user, groups, validity)).unwrap();
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+        let fields = format!(
+            "    client-certificate-data: {}\n    client-key-data: {}\n",
+            b64(&issued.cert_pem),
+            b64(&issued.key_pem())
+        );
+        self.user_kubeconfig(user, &fields)
+    }
+
     /// A kubeconfig for this plane that authenticates with a bearer token.
     pub fn token_kubeconfig(&self, name: &str, token: &str) -> PathBuf {
         self.user_kubeconfig(name, &format!("    token: {token}\n"))

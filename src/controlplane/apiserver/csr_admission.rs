@@ -6,11 +6,11 @@
 use base64::Engine as _;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause, go_quote};
+use crate::controlplane::apimachinery::{ApiError, go_quote};
 use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::{Attributes, UserInfo, authorize};
 use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
-use crate::controlplane::registry::ResourceDef;
+use crate::controlplane::registry::{CsrWrite, ResourceDef, csr_create, csr_update};
 
 use super::admission::CSR;
 use super::dispatch::Call;
@@ -28,9 +28,7 @@ pub fn check(
     if (def.group.as_str(), def.plural.as_str()) != CSR {
         return Ok(());
     }
-    if let Some(old) = old {
-        check_conditions(def, &call.info.subresource, old, new)?;
-    }
+    check_validation(def, &call.info.subresource, old, new)?;
     let forbidden = |why: String| {
         ApiError::forbidden_message(&def.group, &def.plural, object::meta_str(new, "name").unwrap_or_default(), &why)
     };
@@ -61,32 +59,18 @@ pub fn check(
     }
 }
 
-/// The condition rules of kube's CSR update validation, which runs before the plugins: no
-/// write removes an Approved, Denied or Failed condition, and only `/approval` adds Approved or
-/// Denied (so `sign` alone never approves).
-fn check_conditions(def: &ResourceDef, subresource: &str, old: &Value, new: &Value) -> Result<(), ApiError> {
-    let count = |obj: &Value, type_: &str| {
-        let conditions = obj.pointer("/status/conditions").and_then(Value::as_array);
-        conditions.into_iter().flatten().filter(|c| c.get("type").and_then(Value::as_str) == Some(type_)).count()
+/// kube's CSR validation that needs to know the write, which runs before the plugins: the spec
+/// rules on create; on update, only `/approval` decides, only `/status` issues, and an issued
+/// certificate stays as it is.
+fn check_validation(def: &ResourceDef, subresource: &str, old: Option<&Value>, new: &Value) -> Result<(), ApiError> {
+    let errs = match old {
+        None => csr_create(new),
+        Some(old) => csr_update(CsrWrite::of(subresource), old, new),
     };
-    let mut causes = Vec::new();
-    for type_ in ["Approved", "Denied", "Failed"] {
-        if count(new, type_) < count(old, type_) {
-            let why = format!("updates may not remove a condition of type {}", go_quote(type_));
-            causes.push(Cause::forbidden("status.conditions", &why));
-        }
-    }
-    if subresource != "approval" {
-        for type_ in ["Approved", "Denied"] {
-            if count(new, type_) > count(old, type_) {
-                let why = format!("updates may not add a condition of type {}", go_quote(type_));
-                causes.push(Cause::forbidden("status.conditions", &why));
-            }
-        }
-    }
-    if causes.is_empty() {
+    if errs.is_empty() {
         return Ok(());
     }
+    let causes = errs.iter().map(super::validation::to_cause).collect();
     Err(ApiError::invalid(&def.group, &def.kind, object::meta_str(new, "name").unwrap_or_default(), causes))
 }
 

@@ -13,6 +13,7 @@ pub mod config;
 pub mod connection_limits;
 pub mod continue_token;
 pub mod csr_admission;
+pub mod csr_strategy;
 pub mod dispatch;
 pub mod fuzzing;
 pub mod impersonate;

@@ -83,7 +83,7 @@ fn name_rule(rule: registry::NameRule) -> NameRule {
     }
 }
 
-fn to_cause(e: &FieldError) -> Cause {
+pub(super) fn to_cause(e: &FieldError) -> Cause {
     let full = e.message();
     let message =
         if e.path.is_empty() { full } else { full.strip_prefix(&format!("{}: ", e.path)).unwrap_or(&full).to_string() };

@@ -18,7 +18,7 @@ pub use resources::{
     VERBS_NO_COLLECTION_DELETE, builtin_tracks_generation, storage_key,
 };
 pub use validation::{
-    CrdValidator, FieldError, FieldErrorKind, Prepared, SchemaError, duplicate_fields, prepare, prune_unknown,
-    unknown_fields, validate_builtin, validate_crd,
+    CrdValidator, CsrWrite, FieldError, FieldErrorKind, Prepared, SchemaError, csr_create, csr_update,
+    duplicate_fields, prepare, prune_unknown, unknown_fields, validate_builtin, validate_crd,
 };
 pub use version::{compare_groups, compare_versions};

@@ -131,6 +131,9 @@ pub async fn finish(
             new
         }
     };
+    if (def.group.as_str(), def.plural.as_str()) == admission::CSR {
+        super::super::csr_strategy::prepare_for_update(sub, &current, &mut new);
+    }
     if let Some(entries) = applied_entries {
         object::meta_mut(&mut new).insert("managedFields".into(), entries);
     }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::field::{FieldError, json_type_name};
 use super::workloads::{self, Workload};
-use super::{core, crd_def, pods, rbac};
+use super::{core, crd_def, csr, pods, rbac};
 use crate::controlplane::registry::builtin::{self, DecodeFailure};
 use crate::controlplane::registry::resources::ResourceDef;
 
@@ -50,7 +50,7 @@ pub(crate) fn kind_checks(def: &ResourceDef, obj: &Value, decoded: &Value) -> Ve
         ("rbac.authorization.k8s.io", "ClusterRole") => rbac::role(obj, false, &mut errs),
         ("rbac.authorization.k8s.io", "RoleBinding") => rbac::binding(obj, true, &mut errs),
         ("rbac.authorization.k8s.io", "ClusterRoleBinding") => rbac::binding(obj, false, &mut errs),
-        ("certificates.k8s.io", "CertificateSigningRequest") => rbac::csr(obj, &mut errs),
+        ("certificates.k8s.io", "CertificateSigningRequest") => csr::csr(obj, &mut errs),
         ("apiextensions.k8s.io", "CustomResourceDefinition") => {
             // The round trip just succeeded, so this decode cannot fail in practice.
             if let Ok(crd) = CustomResourceDefinition::deserialize(decoded) {

@@ -4,6 +4,7 @@ mod access;
 mod admit;
 mod core;
 mod crd_def;
+mod csr;
 pub mod field;
 mod kinds;
 pub mod names;
@@ -16,6 +17,7 @@ mod workloads;
 
 pub use admit::{Prepared, prepare};
 pub use crd_def::validate_crd;
+pub use csr::{CsrWrite, csr_create, csr_update};
 pub use field::{FieldError, FieldErrorKind, go_quote, go_string_map, go_value, join_messages, json_type_name};
 pub use kinds::validate_builtin;
 pub use schema::{CrdValidator, SchemaError};

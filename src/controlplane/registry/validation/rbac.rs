@@ -1,4 +1,4 @@
-//! RBAC and CSR checks: policy rules, role references, subjects, certificate requests.
+//! RBAC checks: policy rules, role references, subjects.
 
 use serde_json::{Value, json};
 
@@ -105,22 +105,6 @@ fn subject(s: &Value, path: &str, namespaced: bool, errs: &mut Vec<FieldError>) 
             &json!(other),
             &["ServiceAccount", "User", "Group"],
         )),
-    }
-}
-
-/// Checks a CertificateSigningRequest: a PEM request and a signer name.
-pub fn csr(obj: &Value, errs: &mut Vec<FieldError>) {
-    // k8s-openapi has already checked the base64; decode again to look at the PEM.
-    use base64::Engine as _;
-    let request = str_at(obj, &["spec", "request"]).unwrap_or_default();
-    let pem = base64::engine::general_purpose::STANDARD.decode(request).unwrap_or_default();
-    if request.is_empty() {
-        errs.push(FieldError::required("spec.request", ""));
-    } else if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE REQUEST-----") {
-        errs.push(FieldError::invalid_raw("spec.request", "[]byte{...}", "PEM block type must be CERTIFICATE REQUEST"));
-    }
-    if str_at(obj, &["spec", "signerName"]).is_none_or(str::is_empty) {
-        errs.push(FieldError::required("spec.signerName", ""));
     }
 }
 
