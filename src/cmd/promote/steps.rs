@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::prepare::{self, Selected};
 use crate::cmd::get::discovery::{self, Resource};
-use crate::controlplane::engine::dependencies;
+use crate::controlplane::engine::dependencies_distributor;
 use crate::karmada::api::cluster::Cluster;
 use crate::output::OutputFormat;
 
@@ -171,7 +171,7 @@ async fn promote_dependencies(
     warn: &mut dyn FnMut(&str),
 ) -> anyhow::Result<()> {
     let mut created: Vec<(Resource, String)> = Vec::new();
-    for (kind, name) in dependencies::of_workload(template) {
+    for (kind, name) in dependencies_distributor::of_workload(template) {
         let res = core_resource(kind);
         let gvr = gvr_string(&res);
         let outcome: anyhow::Result<bool> = async {

@@ -5,33 +5,43 @@
 //! API server: watchers keep caches ([`context`]), and a change to one object queues the keys
 //! of the controllers that depend on it.
 //!
-//! * `detector`: templates × propagation policies → ResourceBindings.
-//! * `scheduling` (with the pure `scheduler`): bindings → target clusters and replicas.
-//! * `render` (with the pure `overrides`): bindings → one Work per target cluster.
-//! * `dependencies`: `propagateDeps` → attached bindings for what a workload refers to.
-//! * `namespaces`: every plane namespace → a Work per cluster.
-//! * `execution`: Works → objects in Push members, and their status back into the Works.
-//! * `aggregate`: Works' status → the binding's and the template's status.
+//! Each file is named after its upstream counterpart:
+//!
+//! * `detector` (the resource detector): templates × propagation policies → ResourceBindings.
+//! * `scheduling` (karmada-scheduler's loop, with the pure `scheduler`): bindings → target
+//!   clusters and replicas.
+//! * `binding` (the binding controller, with the pure `overrides`): bindings → one Work per
+//!   target cluster.
+//! * `dependencies_distributor`: `propagateDeps` → attached bindings for what a workload
+//!   refers to.
+//! * `namespace_sync` (the namespace sync controller): every plane namespace → a Work per
+//!   cluster.
+//! * `execution` (the execution controller): Works → objects in Push members; with
+//!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `binding_status` (the binding status controllers): Works' status → the binding's and the
+//!   template's status.
+//! * `native_interpreter` (the default resource interpreter): what built-in workload kinds
+//!   mean for replicas and status.
 
 pub mod agent;
-pub mod aggregate;
+pub mod binding;
+pub mod binding_status;
 pub mod bindings;
 pub mod claim_metadata;
 pub mod context;
-pub mod dependencies;
+pub mod dependencies_distributor;
 pub mod detector;
 pub mod events;
 pub mod execution;
 pub mod matching;
 pub mod names;
-pub mod namespaces;
+pub mod namespace_sync;
+pub mod native_interpreter;
 pub mod overrides;
 pub mod queue;
-pub mod render;
 pub mod scheduler;
 pub mod scheduling;
 pub mod work_index;
-pub mod workload;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -68,11 +78,11 @@ pub async fn run(client: Client) {
     let queues = Queues {
         detect: Queue::new(),
         schedule: Queue::new(),
-        render: Queue::new(),
-        aggregate: Queue::new(),
+        binding: Queue::new(),
+        binding_status: Queue::new(),
         execute: Queue::new(),
-        reflect: Queue::new(),
-        namespaces: Queue::new(),
+        work_status: Queue::new(),
+        namespace_sync: Queue::new(),
     };
     let mut tasks = vec![];
 
@@ -154,9 +164,9 @@ pub async fn run(client: Client) {
         engine.queues.execute.add(key);
         if let Some(b) = binding_of_work(w) {
             if deleted {
-                engine.queues.render.add(b.clone());
+                engine.queues.binding.add(b.clone());
             }
-            engine.queues.aggregate.add(b);
+            engine.queues.binding_status.add(b);
         } else if deleted
             && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL)
             && let Some(ns) = w
@@ -165,7 +175,7 @@ pub async fn run(client: Client) {
                 .as_ref()
                 .and_then(|m| m.manifests.as_ref()?.first()?["metadata"]["name"].as_str().map(String::from))
         {
-            engine.queues.namespaces.add(ns);
+            engine.queues.namespace_sync.add(ns);
         }
     });
     tasks.push(t);
@@ -173,7 +183,7 @@ pub async fn run(client: Client) {
     let get = with(&slot);
     let (namespace_store, t) = follow(Api::<Namespace>::all(client.clone()), move |n: &Namespace, _| {
         if let Some(engine) = get() {
-            engine.queues.namespaces.add(n.name_any());
+            engine.queues.namespace_sync.add(n.name_any());
         }
     });
     tasks.push(t);
@@ -241,7 +251,7 @@ pub async fn run(client: Client) {
         engine.queues.execute.add(key);
     }
     for n in namespace_store.state() {
-        engine.queues.namespaces.add(n.name_any());
+        engine.queues.namespace_sync.add(n.name_any());
     }
 
     let mut workers = vec![];
@@ -253,13 +263,13 @@ pub async fn run(client: Client) {
         ));
         workers.push(worker(
             &engine,
-            |e| e.queues.render.clone(),
-            |e, k| async move { render::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e| e.queues.binding.clone(),
+            |e, k| async move { binding::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
         ));
         workers.push(worker(
             &engine,
-            |e| e.queues.aggregate.clone(),
-            |e, k| async move { aggregate::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e| e.queues.binding_status.clone(),
+            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
         ));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
         // each binding's decisions in order.
@@ -272,8 +282,8 @@ pub async fn run(client: Client) {
     workers.extend(execution_workers(&engine));
     workers.push(worker(
         &engine,
-        |e| e.queues.namespaces.clone(),
-        |e, k: String| async move { namespaces::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+        |e| e.queues.namespace_sync.clone(),
+        |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
     ));
     futures::future::join_all(workers).await;
 }
@@ -291,8 +301,8 @@ pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHa
     for _ in 0..WORKERS {
         workers.push(worker(
             engine,
-            |e| e.queues.reflect.clone(),
-            |e, k| async move { execution::reflect::reconcile(&e, &k).await },
+            |e| e.queues.work_status.clone(),
+            |e, k| async move { execution::work_status::reconcile(&e, &k).await },
         ));
     }
     workers
@@ -339,7 +349,7 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
     for b in engine.all_bindings() {
         let key = b.key();
         engine.queues.schedule.add(key.clone());
-        engine.queues.render.add(key);
+        engine.queues.binding.add(key);
     }
     let es = names::execution_space(cluster);
     for w in engine.caches.works.state() {
@@ -348,13 +358,13 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
         }
     }
     for n in engine.caches.namespaces.state() {
-        engine.queues.namespaces.add(n.name_any());
+        engine.queues.namespace_sync.add(n.name_any());
     }
 }
 
 fn render_all(engine: &Engine) {
     for b in engine.all_bindings() {
-        engine.queues.render.add(b.key());
+        engine.queues.binding.add(b.key());
     }
 }
 
@@ -362,8 +372,8 @@ fn on_binding(engine: &Arc<Engine>, b: &bindings::AnyBinding) {
     detector::follow_binding_kinds(engine, b);
     let key = b.key();
     engine.queues.schedule.add(key.clone());
-    engine.queues.render.add(key.clone());
-    engine.queues.aggregate.add(key);
+    engine.queues.binding.add(key.clone());
+    engine.queues.binding_status.add(key);
 }
 
 /// The binding a Work belongs to, from the annotations the binding controller sets.

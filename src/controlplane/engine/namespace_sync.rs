@@ -1,4 +1,4 @@
-//! Namespace sync: every namespace of the plane (but Karmada's own, `default` and `kube-*`)
+//! The namespace sync controller (upstream's `pkg/controllers/namespace`): every namespace of the plane (but Karmada's own, `default` and `kube-*`)
 //! exists in every member, through one Work per cluster, so that namespaced templates have
 //! somewhere to land without a policy for their namespace.
 
@@ -10,9 +10,9 @@ use kube::api::{Api, DeleteParams};
 use kube::runtime::reflector::ObjectRef;
 use serde_json::json;
 
+use super::binding::ensure_work;
 use super::context::Engine;
 use super::names;
-use super::render::ensure_work;
 use crate::controlplane::apiserver::object::new_uid;
 use crate::karmada::api::work::Work;
 

@@ -1,7 +1,7 @@
+//! The dependencies distributor (upstream's `pkg/dependenciesdistributor`), for
 //! `propagateDeps`: the ConfigMaps, Secrets, ServiceAccount and PersistentVolumeClaims a
 //! workload refers to follow it to its clusters, through an attached ResourceBinding per
-//! dependency whose `requiredBy` lists the workloads that need it (as upstream's dependencies
-//! distributor does). Attached bindings are labelled as such, and only those are removed when
+//! dependency whose `requiredBy` lists the workloads that need it. Attached bindings are labelled as such, and only those are removed when
 //! no workload needs them any more.
 
 use std::collections::BTreeSet;

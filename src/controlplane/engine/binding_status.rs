@@ -1,6 +1,8 @@
-//! Status aggregation: each binding's Works report per cluster into the binding's
-//! `aggregatedStatus` and `FullyApplied` condition, and workloads get their members' numbers
-//! added up in the template's own status, so `kubectl get deploy` on the plane shows the fleet.
+//! The binding status controllers (upstream's `rb_status_controller` and
+//! `crb_status_controller` in `pkg/controllers/status`): each binding's Works report per
+//! cluster into the binding's `aggregatedStatus` and `FullyApplied` condition, and workloads
+//! get their members' numbers added up in the template's own status (upstream's detector does
+//! that part, in `aggregate_status.go`), so `kubectl get deploy` on the plane shows the fleet.
 
 use std::sync::Arc;
 
@@ -12,7 +14,7 @@ use super::bindings::{self, set_condition};
 use super::context::{BindingKey, Engine, TemplateKey};
 use super::detector::gvk_of;
 use super::names;
-use super::workload;
+use super::native_interpreter;
 use crate::karmada::api::work::binding_status::AggregatedStatusItem;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
@@ -94,7 +96,8 @@ async fn template_status(
     let members: Vec<Option<&Value>> = items.iter().map(|i| i.status.as_ref()).collect();
     let current = template.data.get("status").filter(|s| !s.is_null());
     let generation = template.metadata.generation.unwrap_or(0);
-    let Some(status) = workload::aggregate_status(&key.gvk.api_version(), &key.gvk.kind, generation, current, &members)
+    let Some(status) =
+        native_interpreter::aggregate_status(&key.gvk.api_version(), &key.gvk.kind, generation, current, &members)
     else {
         return Ok(());
     };

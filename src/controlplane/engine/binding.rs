@@ -1,4 +1,5 @@
-//! The binding controller: turns a scheduled binding into one Work per target cluster in
+//! The binding controller (upstream's `pkg/controllers/binding`, for ResourceBindings and
+//! ClusterResourceBindings alike): turns a scheduled binding into one Work per target cluster in
 //! `karmada-es-<cluster>`, with the template pruned of server fields, the cluster's replica
 //! share, and that cluster's overrides; removes the Works of clusters no longer targeted or
 //! being removed; and, when the binding goes, its Works before its finalizer.
@@ -13,11 +14,11 @@ use serde_json::{Value, json};
 
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine, TemplateKey, WorkKey};
-use super::dependencies;
+use super::dependencies_distributor;
 use super::detector::gvk_of;
 use super::names;
+use super::native_interpreter;
 use super::overrides::{self, OverrideSource};
-use super::workload;
 use crate::controlplane::apiserver::object::new_uid;
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::policy::placement::ReplicaSchedulingType;
@@ -34,7 +35,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     let works = works_of(engine, key, &id);
     if binding.meta().deletion_timestamp.is_some() {
         if binding.spec().propagate_deps == Some(true) {
-            dependencies::reconcile(engine, key, Some(&binding), None).await?;
+            dependencies_distributor::reconcile(engine, key, Some(&binding), None).await?;
         }
         return finish_deletion(engine, key, &binding, works).await;
     }
@@ -71,7 +72,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         wanted.insert(namespace.clone());
         let mut manifest = prune(&template);
         if divided && binding.spec().replicas.unwrap_or(0) > 0 {
-            workload::revise_replicas(&mut manifest, target.replicas.unwrap_or(0));
+            native_interpreter::revise_replicas(&mut manifest, target.replicas.unwrap_or(0));
         }
         let applied = match apply_overrides(engine, &mut manifest, &cluster) {
             Ok(a) => a,
@@ -110,7 +111,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         }
     }
     if binding.spec().propagate_deps.is_some() {
-        dependencies::reconcile(engine, key, Some(&binding), Some(&template)).await?;
+        dependencies_distributor::reconcile(engine, key, Some(&binding), Some(&template)).await?;
     }
     if !failures.is_empty() {
         tracing::warn!(binding = %key.display(), failures = ?failures, "overrides could not be applied");

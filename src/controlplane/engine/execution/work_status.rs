@@ -1,5 +1,6 @@
-//! Work status from members: what each applied object reports (through the member watchers)
-//! goes into the Work's `manifestStatuses`, with a health verdict.
+//! The work status controller (upstream's `work_status_controller` in `pkg/controllers/status`):
+//! what each applied object reports in its member (through the member watchers) goes into the
+//! Work's `manifestStatuses`, with a health verdict.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use crate::controlplane::engine::context::{Engine, WorkKey};
 use crate::controlplane::engine::detector::gvk_of;
 use crate::controlplane::engine::execution::{owned_by, work_id};
 use crate::controlplane::engine::names;
-use crate::controlplane::engine::workload;
+use crate::controlplane::engine::native_interpreter;
 use crate::karmada::api::work::Work;
 use crate::karmada::api::work::health::ResourceHealth;
 use crate::karmada::api::work::workload::{ManifestStatus, ResourceIdentifier};
@@ -56,7 +57,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         let obj = serde_json::to_value(obj.as_ref()).map_err(|e| e.to_string())?;
         statuses.push(ManifestStatus {
             identifier,
-            status: workload::reflect_status(&obj),
+            status: native_interpreter::reflect_status(&obj),
             health: Some(health(&obj)),
         });
     }

@@ -1,7 +1,7 @@
-//! What the engine knows about built-in workload kinds, as upstream's default resource
-//! interpreter: how many replicas a template asks for and what each needs, how a cluster's
-//! share is written back into the manifest, which status fields are reflected from members,
-//! and how they add up on the template.
+//! The default resource interpreter for built-in workload kinds (upstream's
+//! `pkg/resourceinterpreter/default/native`): how many replicas a template asks for and what
+//! each needs, how a cluster's share is written back into the manifest, which status fields
+//! are reflected from members, and how they add up on the template.
 
 use std::collections::BTreeMap;
 
