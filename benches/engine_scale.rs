@@ -334,7 +334,7 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     let pid = Arc::new(AtomicU32::new(plane_proc.pid()));
     let highest = Arc::new(AtomicU64::new(0));
     spawn_rss_sampler(pid.clone(), highest.clone());
-    let plane = karmadactl::controlplane::embedded::client::admin_client(&plane_kubeconfig).await?;
+    let plane = karmadactl::local_plane::client::admin_client(&plane_kubeconfig).await?;
 
     progress!("starting {} members in this process", p.members);
     let before_members = status_kib(std::process::id(), "VmRSS:");
@@ -441,7 +441,7 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     // The restarted plane's CPU counts from its start, not from its first line.
     let clock = PhaseClock { start: plane_proc.started, cpu: 0.0, ..PhaseClock::start(plane_proc.pid()) };
     let first_line = plane_proc.first_line;
-    karmadactl::controlplane::embedded::client::wait_ready(&plane_kubeconfig, Duration::from_secs(120), || true)
+    karmadactl::local_plane::client::wait_ready(&plane_kubeconfig, Duration::from_secs(120), || true)
         .await
         .map_err(|e| anyhow::anyhow!("the restarted plane never became ready: {e}"))?;
     let readyz = plane_proc.started.elapsed();

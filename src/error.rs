@@ -93,7 +93,7 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = e.hint();
             break;
         }
-        if let Some(e) = cause.downcast_ref::<crate::taints::TaintError>() {
+        if let Some(e) = cause.downcast_ref::<crate::cmd::taint::TaintError>() {
             hint = e.hint();
             break;
         }

@@ -3,25 +3,21 @@
 //! The binary in `main.rs` only calls [`run`]; everything else lives here so tests and
 //! benchmarks can reach it.
 
-pub mod agent;
 pub mod build_info;
 pub mod cli;
 pub mod cmd;
 pub mod controlplane;
 pub mod duration;
 pub mod error;
-pub mod hostinit;
 pub mod karmada;
 pub mod kubeconfig;
+pub mod local_plane;
 pub mod membership;
-pub mod multiget;
 pub mod output;
 pub mod pki;
 pub mod printer;
 pub mod private_files;
-pub mod promote;
 pub mod pull;
-pub mod taints;
 pub mod validation;
 pub mod wellknown;
 

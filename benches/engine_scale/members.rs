@@ -29,7 +29,7 @@ pub async fn start_member(name: &str, dir: &Path) -> anyhow::Result<Member> {
     config.kubeconfig_context = name.to_string();
     let server = start(config).await.with_context(|| format!("starting member {name}"))?;
     let kubeconfig = server.admin_kubeconfig.clone();
-    let client = karmadactl::controlplane::embedded::client::admin_client(&kubeconfig)
+    let client = karmadactl::local_plane::client::admin_client(&kubeconfig)
         .await
         .with_context(|| format!("client for member {name}"))?;
     Ok(Member { name: name.to_string(), kubeconfig, client, server })

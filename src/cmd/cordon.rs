@@ -4,10 +4,10 @@ use clap::Args;
 use kube::Api;
 
 use super::connection::KarmadaConnection;
+use super::taint::{edit, write};
 use crate::cli::Context;
 use crate::error::UsageError;
 use crate::karmada::api::cluster::Cluster;
-use crate::taints::{edit, write};
 
 /// Mark cluster as unschedulable.
 #[derive(Debug, Args)]

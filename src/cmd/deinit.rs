@@ -8,10 +8,10 @@ use clap::Args;
 
 use super::connection::ClusterConnection;
 use crate::cli::Context;
-use crate::controlplane::embedded::layout::{PKI_FILES, RECORD_FILE};
-use crate::controlplane::embedded::{Layout, Record, default_data_dir, process};
+use crate::cmd::init::host::remove;
 use crate::error::UsageError;
-use crate::hostinit::remove;
+use crate::local_plane::layout::{PKI_FILES, RECORD_FILE};
+use crate::local_plane::{Layout, Record, default_data_dir, process};
 
 /// Remove the Karmada control plane from the Kubernetes cluster.
 #[derive(Debug, Args)]

@@ -1,5 +1,7 @@
 //! One module per subcommand: a clap `Args` struct whose doc comments are the help text, and a
-//! `run` that resolves the arguments and acts. Domain logic lives in domain modules.
+//! `run` that resolves the arguments and acts. A command that needs more than one file is a
+//! directory (`join/mod.rs` with its steps beside it); parts several commands share live under
+//! their own names (`crate::membership`, `crate::pull`, `crate::local_plane`).
 
 pub mod agent;
 pub mod completion;

@@ -1,13 +1,11 @@
-//! Cluster membership in Push mode: the objects `join` makes in the member and in the Karmada
-//! control plane, and how `unjoin` removes them. The commands in `src/cmd/` only resolve flags
-//! and print. The member-side steps take a plain kube client so the agent's registration can
-//! reuse them.
+//! What every command that talks to the Karmada control plane and a member shares: clients
+//! for both sides with bounded timeouts ([`connect`]), the failures classified with a next step
+//! ([`errors`]), upstream's names for a member's objects, and the vocabulary join and unjoin
+//! report in. The steps themselves live with their commands (`src/cmd/join/`,
+//! `src/cmd/unjoin/`, `src/cmd/register/`).
 
 pub mod connect;
 pub mod errors;
-pub mod member_side;
-pub mod plane_side;
-pub mod unjoin;
 
 use kube::api::PostParams;
 use kube::{Api, Resource};
@@ -57,7 +55,7 @@ impl ObjectRef {
     }
 
     /// Where the object lives, for output lines.
-    fn place(&self) -> String {
+    pub(crate) fn place(&self) -> String {
         let ns = self.namespace.as_ref().map(|n| format!(" in namespace {n}")).unwrap_or_default();
         format!("{ns} in the {}", self.side)
     }

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::controlplane::embedded::process;
+use crate::local_plane::process;
 
 pub const KUBECONFIG_FILE: &str = "karmada-agent.config";
 const PID_FILE: &str = "agent.pid";

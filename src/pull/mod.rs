@@ -1,21 +1,13 @@
-//! Pull mode from the member's side: `register` (discovery, TLS bootstrap, the agent's RBAC in
-//! the plane, and the agent itself, deployed into the member or run on this machine) and
-//! `unregister`.
+//! The Pull-mode pieces more than one place needs: the agent's RBAC in the plane (also checked
+//! by the plane's admission), TLS bootstrap, the agent deployed into the member or run on this
+//! machine (`local down` stops it too), and the objects both commands manage. The steps of
+//! `register` and `unregister` themselves live in `src/cmd/register/` and `src/cmd/unregister/`.
 
-pub mod agent_ready;
 pub mod certificate;
-pub mod discovery;
 pub mod local_agent;
 pub mod member_agent;
 pub mod objects;
-mod plane_gone;
 pub mod plane_rbac;
-mod register;
-mod unregister;
-
-pub use plane_gone::{LocalSide, plane_unreachable};
-pub use register::{AgentMode, RegisterOptions, register};
-pub use unregister::{UnregisterOptions, karmada_client, unregister};
 
 use kube::Client;
 

@@ -11,8 +11,8 @@ use clap::parser::ValueSource;
 
 use super::InitArgs;
 use crate::cli::Context;
+use crate::cmd::init::host::config_file::{self, InitConfig};
 use crate::error::UsageError;
-use crate::hostinit::config_file::{self, InitConfig};
 
 /// The ids of the arguments given on the command line (or the environment), not defaulted.
 pub fn explicit_args(m: &ArgMatches) -> BTreeSet<String> {

@@ -14,9 +14,9 @@ use super::InitArgs;
 use super::banner::{self, InitResult};
 use crate::cli::Context;
 use crate::controlplane::apiserver::pki::{PlanePki, ServingNames};
-use crate::controlplane::embedded::client::{self, ClientError};
-use crate::controlplane::embedded::{Layout, Record, default_data_dir, process};
 use crate::error::UsageError;
+use crate::local_plane::client::{self, ClientError};
+use crate::local_plane::{Layout, Record, default_data_dir, process};
 use crate::output::OutputFormat;
 
 /// Marks the token init creates, so a later init reuses it instead of making another.

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::InitArgs;
 use super::host::settings;
-use crate::hostinit::{CrdSet, HostPki, Settings, host_objects, karmada_objects};
+use crate::cmd::init::host::{CrdSet, HostPki, Settings, host_objects, karmada_objects};
 use crate::pki::{KeyAlgorithm, inspect_certificate};
 
 #[derive(Parser)]
@@ -300,7 +300,7 @@ fn every_object_is_exactly_its_kubernetes_type() {
                 other => Err(format!("no type mapped for kind {other}")),
             };
             if let Err(e) = result {
-                panic!("{} is not exactly a {kind}: {e}", crate::hostinit::plan::object_line(obj));
+                panic!("{} is not exactly a {kind}: {e}", crate::cmd::init::host::plan::object_line(obj));
             }
             checked.insert(kind.to_string());
         }

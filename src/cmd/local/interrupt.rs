@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::controlplane::embedded::{layout::Layout, process};
-use crate::controlplane::simulated;
+use crate::cmd::local::simulated;
+use crate::local_plane::{layout::Layout, process};
 
 /// Exit code of a command ended by SIGINT (128 + 2).
 const INTERRUPTED: i32 = 130;

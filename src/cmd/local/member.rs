@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use crate::cli::Context;
-use crate::controlplane::simulated::{self, MemberError, MemberSpec, Started};
+use crate::cmd::local::simulated::{self, MemberError, MemberSpec, Started};
 use crate::error::UsageError;
 use crate::output::OutputFormat;
 
@@ -218,7 +218,7 @@ fn wait_foreground(started: Started) -> anyhow::Result<()> {
         libc::signal(libc::SIGINT, libc::SIG_IGN);
     }
     let status = child.wait()?;
-    let _ = std::fs::remove_file(started.data_dir.join(crate::controlplane::embedded::layout::PID_FILE));
+    let _ = std::fs::remove_file(started.data_dir.join(crate::local_plane::layout::PID_FILE));
     if !status.success() && status.code().is_some() {
         anyhow::bail!("the simulated member exited with {status}; see the messages above");
     }

@@ -6,6 +6,7 @@ mod down;
 mod interrupt;
 mod member;
 mod playground;
+pub mod simulated;
 mod up;
 
 use clap::{Args, Subcommand};

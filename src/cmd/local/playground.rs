@@ -115,14 +115,14 @@ impl Playground {
 
 /// Names of the Clusters the plane has.
 pub async fn registered(plane_kubeconfig: &Path) -> anyhow::Result<Vec<String>> {
-    let client = crate::controlplane::embedded::client::admin_client(plane_kubeconfig).await?;
+    let client = crate::local_plane::client::admin_client(plane_kubeconfig).await?;
     let clusters: Api<Cluster> = Api::all(client);
     Ok(clusters.list(&Default::default()).await?.items.iter().map(|c| c.name_any()).collect())
 }
 
 /// Waits until every named Cluster reports Ready True.
 pub async fn wait_ready(plane_kubeconfig: &Path, names: &[String], timeout: Duration) -> anyhow::Result<()> {
-    let client = crate::controlplane::embedded::client::admin_client(plane_kubeconfig).await?;
+    let client = crate::local_plane::client::admin_client(plane_kubeconfig).await?;
     let clusters: Api<Cluster> = Api::all(client);
     let deadline = Instant::now() + timeout;
     loop {

@@ -76,7 +76,7 @@ const SIGN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// command works at once (init does the same). A plane that does not sign in time gets a
 /// warning only: the token exists, and signing may just be slow.
 async fn wait_signed(plane: &Connection, id: &str, ctx: &Context) {
-    use crate::controlplane::embedded::client;
+    use crate::local_plane::client;
     if let Err(e) = client::wait_signed(&plane.client, id, SIGN_WAIT).await {
         ctx.printer.warn(&format!("{e}; 'register' with this token fails until the control plane signs it"));
     }

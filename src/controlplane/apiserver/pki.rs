@@ -45,7 +45,7 @@ impl PlanePki {
     pub fn load_or_create(dir: &Path, names: &ServingNames, leaf_validity: Duration) -> Result<Self, PkiError> {
         let io = |source| PkiError::Write { path: dir.to_path_buf(), source };
         crate::private_files::create_dir(dir).map_err(io)?;
-        for file in crate::controlplane::embedded::layout::PKI_FILES {
+        for file in crate::local_plane::layout::PKI_FILES {
             crate::private_files::narrow(&dir.join(file)).map_err(io)?;
         }
         let mut created = Vec::new();

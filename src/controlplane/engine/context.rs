@@ -63,11 +63,11 @@ pub struct Caches {
 pub struct Queues {
     pub detect: Arc<Queue<TemplateKey>>,
     pub schedule: Arc<Queue<BindingKey>>,
-    pub render: Arc<Queue<BindingKey>>,
-    pub aggregate: Arc<Queue<BindingKey>>,
+    pub binding: Arc<Queue<BindingKey>>,
+    pub binding_status: Arc<Queue<BindingKey>>,
     pub execute: Arc<Queue<WorkKey>>,
-    pub reflect: Arc<Queue<WorkKey>>,
-    pub namespaces: Arc<Queue<String>>,
+    pub work_status: Arc<Queue<WorkKey>>,
+    pub namespace_sync: Arc<Queue<String>>,
 }
 
 /// Which clusters this engine executes Works for.

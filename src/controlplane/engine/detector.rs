@@ -16,7 +16,7 @@ use super::claim_metadata;
 use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
 use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
-use super::workload;
+use super::native_interpreter;
 use crate::controlplane::apiserver::object::new_uid;
 use crate::karmada::api::policy::propagation::PropagationSpec;
 use crate::karmada::api::work::binding::{ObjectReference, ResourceBindingSpec};
@@ -101,7 +101,7 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
         let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, _| {
             if let Some(engine) = weak.upgrade() {
                 let key = template_key(&kind, obj);
-                engine.queues.render.add(binding_key_of(&key));
+                engine.queues.binding.add(binding_key_of(&key));
                 engine.queues.detect.add(key);
             }
         });
@@ -293,7 +293,7 @@ async fn ensure_binding(
     policy_id: &str,
 ) -> Result<(), kube::Error> {
     let binding_key = binding_key_of(key);
-    let (replicas, requirements) = workload::replicas_and_requirements(
+    let (replicas, requirements) = native_interpreter::replicas_and_requirements(
         &key.gvk.api_version(),
         &key.gvk.kind,
         &template.data["spec"],

@@ -3,52 +3,64 @@
 //!
 //! Like karmada-controller-manager and karmada-scheduler, its controllers are clients of the
 //! API server: watchers keep caches ([`context`]), and a change to one object queues the keys
-//! of the controllers that depend on it.
+//! of the controllers that depend on it ([`wakes`] has the table of which change wakes which).
 //!
-//! * `detector`: templates × propagation policies → ResourceBindings.
-//! * `scheduling` (with the pure `scheduler`): bindings → target clusters and replicas.
-//! * `render` (with the pure `overrides`): bindings → one Work per target cluster.
-//! * `dependencies`: `propagateDeps` → attached bindings for what a workload refers to.
-//! * `namespaces`: every plane namespace → a Work per cluster.
-//! * `execution`: Works → objects in Push members, and their status back into the Works.
-//! * `aggregate`: Works' status → the binding's and the template's status.
+//! Each file is named after its upstream counterpart:
+//!
+//! * `detector` (the resource detector): templates × propagation policies → ResourceBindings.
+//! * `scheduling` (karmada-scheduler's loop, with the pure `scheduler`): bindings → target
+//!   clusters and replicas.
+//! * `binding` (the binding controller, with the pure `overrides`): bindings → one Work per
+//!   target cluster.
+//! * `dependencies_distributor`: `propagateDeps` → attached bindings for what a workload
+//!   refers to.
+//! * `namespace_sync` (the namespace sync controller): every plane namespace → a Work per
+//!   cluster.
+//! * `execution` (the execution controller): Works → objects in Push members; with
+//!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `binding_status` (the binding status controllers): Works' status → the binding's and the
+//!   template's status.
+//! * `native_interpreter` (the default resource interpreter): what built-in workload kinds
+//!   mean for replicas and status.
 
 pub mod agent;
-pub mod aggregate;
+pub mod binding;
+pub mod binding_status;
 pub mod bindings;
 pub mod claim_metadata;
 pub mod context;
-pub mod dependencies;
+pub mod dependencies_distributor;
 pub mod detector;
 pub mod events;
 pub mod execution;
 pub mod matching;
 pub mod names;
-pub mod namespaces;
+pub mod namespace_sync;
+pub mod native_interpreter;
 pub mod overrides;
 pub mod queue;
-pub mod render;
 pub mod scheduler;
 pub mod scheduling;
+pub mod wakes;
 pub mod work_index;
-pub mod workload;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-use k8s_openapi::api::core::v1::Namespace;
 use kube::api::Api;
 use kube::runtime::reflector::Store;
 use kube::runtime::reflector::store::WriterDropped;
 use kube::{Client, ResourceExt};
 
-use context::{BindingKey, Caches, Engine, Queues, Scope, WorkKey, follow};
+use context::{Caches, Engine, Queues, Scope, WorkKey, follow};
 use queue::Queue;
 
 use crate::karmada::api::cluster::Cluster;
 use crate::karmada::api::work::Work;
+
+pub(crate) use wakes::on_fleet_change;
 
 /// Workers per controller: the API server is local, so a few concurrent requests keep it busy.
 pub(crate) const WORKERS: usize = 4;
@@ -60,122 +72,46 @@ pub(crate) const EXECUTION_WORKERS: usize = 16;
 
 /// Runs the engine until the client's server goes away.
 pub async fn run(client: Client) {
-    let slot: Arc<OnceLock<Weak<Engine>>> = Arc::new(OnceLock::new());
-    let with = |slot: &Arc<OnceLock<Weak<Engine>>>| {
-        let slot = slot.clone();
-        move || slot.get().and_then(Weak::upgrade)
-    };
+    let slot: Slot = Arc::new(OnceLock::new());
     let queues = Queues {
         detect: Queue::new(),
         schedule: Queue::new(),
-        render: Queue::new(),
-        aggregate: Queue::new(),
+        binding: Queue::new(),
+        binding_status: Queue::new(),
         execute: Queue::new(),
-        reflect: Queue::new(),
-        namespaces: Queue::new(),
+        work_status: Queue::new(),
+        namespace_sync: Queue::new(),
     };
     let mut tasks = vec![];
 
-    let get = with(&slot);
-    let fingerprints: Mutex<HashMap<String, String>> = Mutex::new(HashMap::new());
-    let (clusters, t) = follow(Api::<Cluster>::all(client.clone()), move |c: &Cluster, deleted| {
-        let Some(engine) = get() else { return };
-        let name = c.name_any();
-        let print = if deleted { String::new() } else { fingerprint(c) };
-        let changed =
-            fingerprints.lock().unwrap_or_else(|e| e.into_inner()).insert(name.clone(), print.clone()) != Some(print);
-        if deleted {
-            engine.members.forget(&name);
-        }
-        if changed {
-            on_fleet_change(&engine, &name);
-        }
-    });
+    // One watch per kind; what each event wakes is in `wakes`.
+    let cluster_wakes = wakes::ClusterWakes::default();
+    let on_cluster = move |e: &Arc<Engine>, c: &Cluster, deleted| cluster_wakes.on_cluster(e, c, deleted);
+    let (clusters, t) = follow(Api::all(client.clone()), when_up(&slot, on_cluster));
     tasks.push(t);
-
-    let get = with(&slot);
-    let (propagation_policies, t) = follow(Api::all(client.clone()), move |_: &_, _| {
-        if let Some(engine) = get() {
-            detector::on_policy_change(&engine);
-        }
-    });
+    let (propagation_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_propagation_policy));
     tasks.push(t);
-    let get = with(&slot);
-    let (cluster_propagation_policies, t) = follow(Api::all(client.clone()), move |_: &_, _| {
-        if let Some(engine) = get() {
-            detector::on_policy_change(&engine);
-        }
-    });
+    let (cluster_propagation_policies, t) =
+        follow(Api::all(client.clone()), when_up(&slot, wakes::on_propagation_policy));
     tasks.push(t);
-    let get = with(&slot);
-    let (override_policies, t) = follow(Api::all(client.clone()), move |_: &_, _| {
-        if let Some(engine) = get() {
-            render_all(&engine);
-        }
-    });
+    let (override_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_override_policy));
     tasks.push(t);
-    let get = with(&slot);
-    let (cluster_override_policies, t) = follow(Api::all(client.clone()), move |_: &_, _| {
-        if let Some(engine) = get() {
-            render_all(&engine);
-        }
-    });
+    let (cluster_override_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_override_policy));
     tasks.push(t);
-
-    let get = with(&slot);
-    let (bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, deleted| {
-            if let Some(engine) = get() {
-                let b = bindings::AnyBinding::Namespaced(Arc::new(b.clone()));
-                engine.binding_cached(&b.key(), b.meta(), deleted);
-                on_binding(&engine, &b);
-            }
-        });
+    let (bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_resource_binding));
     tasks.push(t);
-    let get = with(&slot);
-    let (cluster_bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, deleted| {
-            if let Some(engine) = get() {
-                let b = bindings::AnyBinding::Cluster(Arc::new(b.clone()));
-                engine.binding_cached(&b.key(), b.meta(), deleted);
-                on_binding(&engine, &b);
-            }
-        });
+    let (cluster_bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_cluster_resource_binding));
     tasks.push(t);
-
-    let get = with(&slot);
     let work_index = Arc::new(work_index::WorkIndex::default());
     let index = work_index.clone();
+    let on_work = when_up(&slot, wakes::on_work);
     let (works, t) = follow(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
         // Kept whether or not the engine is up yet, so no Work the cache has is missing from it.
         index.update(w, deleted);
-        let Some(engine) = get() else { return };
-        let key = WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() };
-        engine.queues.execute.add(key);
-        if let Some(b) = binding_of_work(w) {
-            if deleted {
-                engine.queues.render.add(b.clone());
-            }
-            engine.queues.aggregate.add(b);
-        } else if deleted
-            && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL)
-            && let Some(ns) = w
-                .spec
-                .workload
-                .as_ref()
-                .and_then(|m| m.manifests.as_ref()?.first()?["metadata"]["name"].as_str().map(String::from))
-        {
-            engine.queues.namespaces.add(ns);
-        }
+        on_work(w, deleted);
     });
     tasks.push(t);
-
-    let get = with(&slot);
-    let (namespace_store, t) = follow(Api::<Namespace>::all(client.clone()), move |n: &Namespace, _| {
-        if let Some(engine) = get() {
-            engine.queues.namespaces.add(n.name_any());
-        }
-    });
+    let (namespace_store, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_namespace));
     tasks.push(t);
 
     let engine = Arc::new(Engine {
@@ -224,7 +160,7 @@ pub async fn run(client: Client) {
     // Everything already in the store is looked at once.
     detector::on_policy_change(&engine);
     for b in engine.all_bindings() {
-        on_binding(&engine, &b);
+        wakes::on_binding(&engine, &b);
     }
     // In key order, as the watcher reports its list (see `context::drive`): one member's
     // Works together.
@@ -241,7 +177,7 @@ pub async fn run(client: Client) {
         engine.queues.execute.add(key);
     }
     for n in namespace_store.state() {
-        engine.queues.namespaces.add(n.name_any());
+        engine.queues.namespace_sync.add(n.name_any());
     }
 
     let mut workers = vec![];
@@ -253,13 +189,13 @@ pub async fn run(client: Client) {
         ));
         workers.push(worker(
             &engine,
-            |e| e.queues.render.clone(),
-            |e, k| async move { render::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e| e.queues.binding.clone(),
+            |e, k| async move { binding::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
         ));
         workers.push(worker(
             &engine,
-            |e| e.queues.aggregate.clone(),
-            |e, k| async move { aggregate::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e| e.queues.binding_status.clone(),
+            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
         ));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
         // each binding's decisions in order.
@@ -272,8 +208,8 @@ pub async fn run(client: Client) {
     workers.extend(execution_workers(&engine));
     workers.push(worker(
         &engine,
-        |e| e.queues.namespaces.clone(),
-        |e, k: String| async move { namespaces::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+        |e| e.queues.namespace_sync.clone(),
+        |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
     ));
     futures::future::join_all(workers).await;
 }
@@ -291,8 +227,8 @@ pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHa
     for _ in 0..WORKERS {
         workers.push(worker(
             engine,
-            |e| e.queues.reflect.clone(),
-            |e, k| async move { execution::reflect::reconcile(&e, &k).await },
+            |e| e.queues.work_status.clone(),
+            |e, k| async move { execution::work_status::reconcile(&e, &k).await },
         ));
     }
     workers
@@ -328,49 +264,16 @@ where
     })
 }
 
-/// What of a Cluster placement and overrides depend on; status probes that change nothing
-/// of it do not wake every binding.
-fn fingerprint(c: &Cluster) -> String {
-    let ready = execution::is_ready(c);
-    serde_json::json!([c.labels(), c.spec, c.metadata.deletion_timestamp, ready, c.uid()]).to_string()
-}
+/// Where the event handlers find the engine, set once it is built.
+type Slot = Arc<OnceLock<Weak<Engine>>>;
 
-pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
-    for b in engine.all_bindings() {
-        let key = b.key();
-        engine.queues.schedule.add(key.clone());
-        engine.queues.render.add(key);
-    }
-    let es = names::execution_space(cluster);
-    for w in engine.caches.works.state() {
-        if w.namespace().as_deref() == Some(es.as_str()) {
-            engine.queues.execute.add(WorkKey { namespace: es.clone(), name: w.name_any() });
+/// Calls `on` for each event once the engine is up; events before that are covered by the
+/// first pass over the caches in [`run`].
+fn when_up<K>(slot: &Slot, on: impl Fn(&Arc<Engine>, &K, bool) + Send + 'static) -> impl Fn(&K, bool) + Send + 'static {
+    let slot = slot.clone();
+    move |object, deleted| {
+        if let Some(engine) = slot.get().and_then(Weak::upgrade) {
+            on(&engine, object, deleted);
         }
     }
-    for n in engine.caches.namespaces.state() {
-        engine.queues.namespaces.add(n.name_any());
-    }
-}
-
-fn render_all(engine: &Engine) {
-    for b in engine.all_bindings() {
-        engine.queues.render.add(b.key());
-    }
-}
-
-fn on_binding(engine: &Arc<Engine>, b: &bindings::AnyBinding) {
-    detector::follow_binding_kinds(engine, b);
-    let key = b.key();
-    engine.queues.schedule.add(key.clone());
-    engine.queues.render.add(key.clone());
-    engine.queues.aggregate.add(key);
-}
-
-/// The binding a Work belongs to, from the annotations the binding controller sets.
-fn binding_of_work(w: &Work) -> Option<BindingKey> {
-    let a = w.annotations();
-    if let Some(name) = a.get(names::RB_NAME_ANNOTATION) {
-        return Some(BindingKey { namespace: a.get(names::RB_NAMESPACE_ANNOTATION).cloned(), name: name.clone() });
-    }
-    a.get(names::CRB_NAME_ANNOTATION).map(|name| BindingKey { namespace: None, name: name.clone() })
 }

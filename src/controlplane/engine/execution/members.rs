@@ -195,7 +195,7 @@ impl Members {
                     engine.applied.forget(&key);
                     engine.queues.execute.add(key.clone());
                 }
-                engine.queues.reflect.add(key);
+                engine.queues.work_status.add(key);
             }
         });
         let listed = first_list(store.clone());

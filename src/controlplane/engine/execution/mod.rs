@@ -4,8 +4,8 @@
 //! and removes what it applied when the Work goes.
 
 pub mod members;
-pub mod reflect;
 mod retain;
+pub mod work_status;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -105,7 +105,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     }
     let result = outcome.clone();
     write_applied(engine, key, &work, outcome).await;
-    engine.queues.reflect.add(key.clone());
+    engine.queues.work_status.add(key.clone());
     if result.is_ok() {
         engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), stamp);
     }
