@@ -11,7 +11,6 @@ pub mod controlplane;
 pub mod duration;
 pub mod error;
 pub mod hostinit;
-pub mod karmada;
 pub mod kubeconfig;
 pub mod membership;
 pub mod multiget;
@@ -23,6 +22,5 @@ pub mod promote;
 pub mod pull;
 pub mod taints;
 pub mod validation;
-pub mod wellknown;
 
 pub use cli::run;

@@ -8,7 +8,7 @@ use kube::api::{Api, PostParams};
 use kube::{Client, ResourceExt};
 
 use super::AgentConfig;
-use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterSyncMode};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegistrationError {

@@ -11,7 +11,7 @@ use super::AgentConfig;
 use crate::controlplane::controllers::cluster::ClusterControllerConfig;
 use crate::controlplane::controllers::cluster::probe::{Observation, next_status, observe_member};
 use crate::controlplane::controllers::cluster::status::Debounce;
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 pub async fn report(plane: Client, member: Client, config: AgentConfig) {
     let clusters: Api<Cluster> = Api::all(plane);

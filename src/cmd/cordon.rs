@@ -6,8 +6,8 @@ use kube::Api;
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
-use crate::karmada::api::cluster::Cluster;
 use crate::taints::{edit, write};
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// Mark cluster as unschedulable.
 #[derive(Debug, Args)]

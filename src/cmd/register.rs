@@ -21,7 +21,7 @@ pub struct RegisterArgs {
     pub member: ClusterConnection,
 
     /// Namespace the karmada-agent runs in, in the member cluster.
-    #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]
+    #[arg(short = 'n', long, default_value = karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE)]
     pub namespace: String,
 
     /// Name of the member cluster in the control plane (default: the cluster of the current context).
@@ -29,7 +29,7 @@ pub struct RegisterArgs {
     pub cluster_name: Option<String>,
 
     /// Namespace in the control plane where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     #[command(flatten)]
@@ -56,7 +56,7 @@ pub struct RegisterArgs {
     pub discovery_timeout: String,
 
     /// Image of the karmada-agent deployed into the member cluster.
-    #[arg(long, default_value_t = format!("docker.io/karmada/karmada-agent:{}", crate::wellknown::KARMADA_RELEASE))]
+    #[arg(long, default_value_t = format!("docker.io/karmada/karmada-agent:{}", karmadactl_karmada_api::wellknown::KARMADA_RELEASE))]
     pub karmada_agent_image: String,
 
     /// Number of karmada-agent replicas.

@@ -20,7 +20,7 @@ pub struct UnjoinArgs {
     pub names: Vec<String>,
 
     /// Namespace in the control plane where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     /// Context name of the cluster in the kubeconfig; empty means the context named like the cluster.

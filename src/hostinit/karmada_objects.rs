@@ -10,7 +10,7 @@ use super::crds::CrdSet;
 use super::settings::Settings;
 use super::template::{self, TemplateError};
 use crate::controlplane::controllers::karmada_bootstrap;
-use crate::wellknown::LABEL_KARMADA_SYSTEM;
+use karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM;
 
 const WEBHOOKS: &str = include_str!("../../manifests/hostinit/webhook-configuration.yaml");
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::apply::api_resource;
 pub use super::host_objects::INSTALLED_BY_INIT;
-use crate::wellknown::{LABEL_BOOTSTRAPPING, LABEL_ETCD_NODE, LABEL_INSTALLED_BY};
+use karmadactl_karmada_api::wellknown::{LABEL_BOOTSTRAPPING, LABEL_ETCD_NODE, LABEL_INSTALLED_BY};
 
 /// The image of the Job that empties etcd's hostPath directory on its node.
 pub const CLEANUP_IMAGE: &str = "docker.io/library/busybox:1.36";

@@ -9,7 +9,7 @@ use kube::config::Kubeconfig;
 
 use super::KubeconfigError;
 use super::resolve::{ResolvedContext, resolve};
-use crate::wellknown::ENV_KUBECONFIG;
+use karmadactl_karmada_api::wellknown::ENV_KUBECONFIG;
 
 /// Where to look for kubeconfig files, following kubectl: an explicit path wins, else every file
 /// listed in `KUBECONFIG`, else `~/.kube/config`.

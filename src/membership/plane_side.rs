@@ -10,7 +10,7 @@ use kube::{Api, Client, Resource, ResourceExt};
 use super::errors::{MembershipError, classify};
 use super::member_side::{MemberCredentials, bytes};
 use super::{Kind, ObjectRef, Planned, Progress, Side, Target};
-use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 
 /// What the Cluster object says about the member.
 #[derive(Debug, Clone, Default)]

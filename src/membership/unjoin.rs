@@ -11,8 +11,9 @@ use serde_json::json;
 
 use super::errors::{MembershipError, classify};
 use super::{Kind, ObjectRef, Progress, Side, Target};
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::Work;
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 
 const POLL: Duration = Duration::from_millis(250);
 /// After the forced finalizer removal, how long to look for the Cluster to disappear.
@@ -68,7 +69,7 @@ pub async fn delete_cluster(
         Err(e) => return Err(classify(target, format!("deleting cluster {name}"), e)),
     }
     progress(&format!("waiting up to {} for cluster {name} to be removed", opts.wait_text));
-    let works: Api<Work> = Api::namespaced(client.clone(), &super::execution_space(name));
+    let works: Api<Work> = Api::namespaced(client.clone(), &wellknown::execution_space(name));
     let finalizers = match wait_gone(&api, target, name, opts.wait, Some((&works, progress))).await? {
         None => return Ok(Removal::Deleted),
         Some(finalizers) => finalizers,
@@ -130,7 +131,7 @@ async fn force_remove(
     name: &str,
     progress: Progress<'_>,
 ) -> Result<(), MembershipError> {
-    let es = super::execution_space(name);
+    let es = wellknown::execution_space(name);
     let works: Api<Work> = Api::namespaced(client.clone(), &es);
     let list = match works.list(&ListParams::default()).await {
         Ok(list) => list.items,
@@ -140,10 +141,10 @@ async fn force_remove(
     };
     for work in list {
         let work_name = work.name_any();
-        if strip(&works, &work_name, work.finalizers(), super::EXECUTION_CONTROLLER_FINALIZER, target).await? {
+        if strip(&works, &work_name, work.finalizers(), wellknown::EXECUTION_CONTROLLER_FINALIZER, target).await? {
             progress(&format!(
                 "removed finalizer {} from work {es}/{work_name}",
-                super::EXECUTION_CONTROLLER_FINALIZER
+                wellknown::EXECUTION_CONTROLLER_FINALIZER
             ));
         }
     }
@@ -157,9 +158,9 @@ async fn force_remove(
     let clusters: Api<Cluster> = Api::all(client.clone());
     let cluster = clusters.get_opt(name).await.map_err(|e| classify(target, format!("reading cluster {name}"), e))?;
     if let Some(cluster) = cluster
-        && strip(&clusters, name, cluster.finalizers(), super::CLUSTER_CONTROLLER_FINALIZER, target).await?
+        && strip(&clusters, name, cluster.finalizers(), wellknown::CLUSTER_CONTROLLER_FINALIZER, target).await?
     {
-        progress(&format!("removed finalizer {} from cluster {name}", super::CLUSTER_CONTROLLER_FINALIZER));
+        progress(&format!("removed finalizer {} from cluster {name}", wellknown::CLUSTER_CONTROLLER_FINALIZER));
     }
     Ok(())
 }

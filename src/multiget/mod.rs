@@ -14,8 +14,8 @@ use futures::future::join_all;
 use kube::Api;
 use serde_json::Value;
 
-use crate::karmada::api::cluster::Cluster;
 use crate::output::{List, OutputFormat, TableOptions, object_name, to_format};
+use karmadactl_karmada_api::cluster::Cluster;
 
 pub use request::{Wanted, parse as parse_resources};
 pub use watch::watch;
@@ -191,7 +191,7 @@ async fn members(
 /// cluster proxy can only answer 503; upstream reaches such members only through a tunnel
 /// (apiserver-network-proxy), which this plane does not have.
 fn proxy_cannot_reach(c: &Cluster) -> bool {
-    c.spec.sync_mode == crate::karmada::api::cluster::ClusterSyncMode::Pull && c.spec.secret_ref.is_none()
+    c.spec.sync_mode == karmadactl_karmada_api::cluster::ClusterSyncMode::Pull && c.spec.secret_ref.is_none()
 }
 
 /// One line for all the Pull members left out, instead of a failed connection test each.

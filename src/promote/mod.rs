@@ -10,9 +10,9 @@ use anyhow::{Context as _, anyhow, bail};
 use serde_json::Value;
 
 use crate::controlplane::engine::dependencies;
-use crate::karmada::api::cluster::Cluster;
 use crate::multiget::discovery::{self, Resource};
 use crate::output::OutputFormat;
+use karmadactl_karmada_api::cluster::Cluster;
 use prepare::Selected;
 
 /// What to promote and how.

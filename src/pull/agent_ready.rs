@@ -10,7 +10,7 @@ use kube::api::{Api, ListParams};
 use kube::{Client, ResourceExt};
 
 use crate::controlplane::simulator::SIMULATED_LABEL;
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// True when the member's nodes carry the simulator's label. A member that does not let us
 /// list nodes is taken as real: the check only refuses what it knows cannot work.

@@ -53,7 +53,9 @@ pub async fn request(
     let csr = CertificateSigningRequest {
         metadata: ObjectMeta {
             name: Some(name.into()),
-            labels: Some([("karmada.io/system".to_string(), "true".to_string())].into()),
+            labels: Some(
+                [(karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM.to_string(), "true".to_string())].into(),
+            ),
             ..Default::default()
         },
         spec: CertificateSigningRequestSpec {

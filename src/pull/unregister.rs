@@ -14,9 +14,10 @@ use kube::{Client, ResourceExt};
 use super::local_agent;
 use super::objects::{self, ObjectId};
 use super::plane_rbac;
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::Work;
 use crate::membership::MembershipError;
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 
 #[derive(Debug, Clone)]
 pub struct UnregisterOptions {
@@ -189,7 +190,7 @@ pub async fn unregister(
 }
 
 async fn delete_works(karmada: &Client, cluster: &str, deadline: Instant, wait: Duration) -> anyhow::Result<()> {
-    let space = crate::membership::execution_space(cluster);
+    let space = wellknown::execution_space(cluster);
     let works: Api<Work> = Api::namespaced(karmada.clone(), &space);
     loop {
         let list = match works.list(&ListParams::default()).await {
@@ -217,7 +218,7 @@ async fn delete_works(karmada: &Client, cluster: &str, deadline: Instant, wait: 
 }
 
 fn plane_rbac_ids(cluster: &str, cluster_namespace: &str) -> Vec<ObjectId> {
-    let es = crate::membership::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     let cr = plane_rbac::cluster_role_name(cluster);
     let secret_role = plane_rbac::secret_role_name(cluster);
     let work_role = plane_rbac::work_role_name(cluster);
@@ -235,7 +236,7 @@ fn plane_rbac_ids(cluster: &str, cluster_namespace: &str) -> Vec<ObjectId> {
 /// controller made is removed by it with the Cluster.
 async fn delete_execution_space(karmada: &Client, cluster: &str) -> anyhow::Result<()> {
     let api: Api<Namespace> = Api::all(karmada.clone());
-    let name = crate::membership::execution_space(cluster);
+    let name = wellknown::execution_space(cluster);
     let Some(ns) = api.get_opt(&name).await? else { return Ok(()) };
     if ns.annotations().get(plane_rbac::REGISTERED_FOR_ANNOTATION).map(String::as_str) != Some(cluster) {
         return Ok(());

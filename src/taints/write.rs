@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 
 use super::edit::TaintEdit;
 use super::errors::TaintError;
-use crate::karmada::api::cluster::Cluster;
 use crate::membership::Target;
 use crate::membership::errors::classify;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// How often a write is tried against a Cluster that keeps changing.
 pub const MAX_ATTEMPTS: usize = 10;

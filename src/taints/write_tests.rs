@@ -1,7 +1,7 @@
 use super::*;
-use crate::karmada::api::cluster::{ClusterSpec, ClusterSyncMode};
 use crate::taints::edit::{cordon, cordon_taint, reorganize, uncordon};
 use crate::taints::spec::Removal;
+use karmadactl_karmada_api::cluster::{ClusterSpec, ClusterSyncMode};
 
 fn t(key: &str, value: Option<&str>, effect: &str) -> Taint {
     Taint { key: key.into(), value: value.map(Into::into), effect: effect.into(), time_added: None }

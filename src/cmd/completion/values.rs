@@ -8,7 +8,7 @@ use kube::Api;
 use kube::api::ListParams;
 
 use crate::cmd::connection::{KarmadaConnection, load};
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// How long one completion may wait for the control plane.
 const LOOKUP_TIMEOUT: Duration = Duration::from_secs(2);

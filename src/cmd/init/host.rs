@@ -28,7 +28,7 @@ use crate::hostinit::plan::{NodeLabel, Plan};
 use crate::hostinit::settings::{self, CrdSource, Etcd, Part, PartSettings, Settings, StorageMode};
 use crate::hostinit::{CrdSet, HostPki};
 use crate::output::OutputFormat;
-use crate::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
+use karmadactl_karmada_api::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
 
 /// Resolves the flags into settings, without touching the host (its nodes fill in the API
 /// server addresses and the etcd node later, in [`complete`]).
@@ -346,7 +346,7 @@ async fn run_async(
         printer.progress(&format!("labelled node {} {}={:?}", label.node, label.key, label.value));
     }
     apply_host(&client, &plan, ctx).await?;
-    let kubeconfig = settings.data_dir.join(crate::wellknown::KARMADA_APISERVER_KUBECONFIG);
+    let kubeconfig = settings.data_dir.join(karmadactl_karmada_api::wellknown::KARMADA_APISERVER_KUBECONFIG);
     if facts.simulated || args.host_only {
         let why = if facts.simulated {
             format!(

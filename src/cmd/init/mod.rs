@@ -15,7 +15,9 @@ use clap::Args;
 use super::connection::ClusterConnection;
 use crate::cli::Context;
 use crate::error::UsageError;
-use crate::wellknown::{DEFAULT_KARMADA_DATA, DEFAULT_KARMADA_PKI, KARMADA_RELEASE, KARMADA_SYSTEM_NAMESPACE};
+use karmadactl_karmada_api::wellknown::{
+    DEFAULT_KARMADA_DATA, DEFAULT_KARMADA_PKI, KARMADA_RELEASE, KARMADA_SYSTEM_NAMESPACE,
+};
 
 pub use components::{COMPONENTS, Component, ComponentFlags, ComponentSettings};
 

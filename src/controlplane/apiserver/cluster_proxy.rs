@@ -18,7 +18,7 @@ use crate::controlplane::apimachinery::{ApiError, RequestInfo, StatusReason};
 use crate::controlplane::auth::UserInfo;
 use crate::controlplane::controllers::cluster::credentials;
 use crate::controlplane::registry::Subresource;
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 use super::state::ApiState;
 use super::store_access;

@@ -203,7 +203,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     ));
 
     let admin_user = match config.profile {
-        Profile::Karmada => crate::wellknown::KARMADA_ADMIN_USER.to_string(),
+        Profile::Karmada => karmadactl_karmada_api::wellknown::KARMADA_ADMIN_USER.to_string(),
         Profile::Kubernetes => format!("{}-admin", config.kubeconfig_context),
     };
     let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::controlplane::apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use crate::controlplane::engine::overrides;
 use crate::controlplane::registry::{self, FieldError, FieldErrorKind, ResourceDef};
-use crate::karmada::api::policy::OverrideSpec;
+use karmadactl_karmada_api::policy::OverrideSpec;
 
 use super::admission::FieldValidation;
 use super::state::ApiState;

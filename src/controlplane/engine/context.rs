@@ -16,9 +16,11 @@ use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
 use super::queue::Queue;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::{ClusterOverridePolicy, ClusterPropagationPolicy, OverridePolicy, PropagationPolicy};
-use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding, Work};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::{
+    ClusterOverridePolicy, ClusterPropagationPolicy, OverridePolicy, PropagationPolicy,
+};
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding, Work};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TemplateKey {

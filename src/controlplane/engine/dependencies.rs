@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine};
 use super::names;
-use crate::karmada::api::work::binding::{BindingSnapshot, TargetCluster};
+use karmadactl_karmada_api::work::binding::{BindingSnapshot, TargetCluster};
 
 /// Marks a binding this controller made for a dependency.
 pub const ATTACHED_LABEL: &str = "resourcebinding.karmada.io/attached";
@@ -201,7 +201,7 @@ async fn write_attached(
     engine: &Engine,
     namespace: &str,
     name: &str,
-    existing: Option<&crate::karmada::api::work::ResourceBinding>,
+    existing: Option<&karmadactl_karmada_api::work::ResourceBinding>,
     required: Vec<BindingSnapshot>,
 ) -> Result<(), kube::Error> {
     let Some(b) = existing else {

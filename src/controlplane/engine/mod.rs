@@ -47,8 +47,9 @@ use kube::{Client, ResourceExt};
 use context::{BindingKey, Caches, Engine, Queues, Scope, WorkKey, follow};
 use queue::Queue;
 
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::Work;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 
 /// Workers per controller: the API server is local, so a few concurrent requests keep it busy.
 pub(crate) const WORKERS: usize = 4;
@@ -124,7 +125,7 @@ pub async fn run(client: Client) {
 
     let get = with(&slot);
     let (bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ResourceBinding, deleted| {
+        follow(Api::all(client.clone()), move |b: &karmadactl_karmada_api::work::ResourceBinding, deleted| {
             if let Some(engine) = get() {
                 let b = bindings::AnyBinding::Namespaced(Arc::new(b.clone()));
                 engine.binding_cached(&b.key(), b.meta(), deleted);
@@ -134,7 +135,7 @@ pub async fn run(client: Client) {
     tasks.push(t);
     let get = with(&slot);
     let (cluster_bindings, t) =
-        follow(Api::all(client.clone()), move |b: &crate::karmada::api::work::ClusterResourceBinding, deleted| {
+        follow(Api::all(client.clone()), move |b: &karmadactl_karmada_api::work::ClusterResourceBinding, deleted| {
             if let Some(engine) = get() {
                 let b = bindings::AnyBinding::Cluster(Arc::new(b.clone()));
                 engine.binding_cached(&b.key(), b.meta(), deleted);
@@ -341,7 +342,7 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
         engine.queues.schedule.add(key.clone());
         engine.queues.render.add(key);
     }
-    let es = names::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     for w in engine.caches.works.state() {
         if w.namespace().as_deref() == Some(es.as_str()) {
             engine.queues.execute.add(WorkKey { namespace: es.clone(), name: w.name_any() });

@@ -19,10 +19,11 @@ use super::names;
 use super::overrides::{self, OverrideSource};
 use super::workload;
 use crate::controlplane::apiserver::object::new_uid;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::ReplicaSchedulingType;
-use crate::karmada::api::policy::propagation::ConflictResolution;
-use crate::karmada::api::work::Work;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::ReplicaSchedulingType;
+use karmadactl_karmada_api::policy::propagation::ConflictResolution;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -67,7 +68,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         if cluster.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        let namespace = names::execution_space(&target.name);
+        let namespace = wellknown::execution_space(&target.name);
         wanted.insert(namespace.clone());
         let mut manifest = prune(&template);
         if divided && binding.spec().replicas.unwrap_or(0) > 0 {
@@ -280,7 +281,7 @@ fn mark_manifest(
     let meta = &mut manifest["metadata"];
     let labels = meta["labels"].as_object().cloned().unwrap_or_default();
     let mut labels = labels;
-    labels.insert(names::MANAGED_LABEL.into(), json!("true"));
+    labels.insert(wellknown::LABEL_KARMADA_MANAGED.into(), json!("true"));
     labels.insert(names::WORK_PERMANENT_ID_LABEL.into(), json!(work_id));
     if let Some(id) = binding.permanent_id() {
         labels.insert(key.id_label().into(), json!(id));
@@ -373,7 +374,7 @@ pub async fn ensure_work(
                     "namespace": namespace,
                     "labels": labels,
                     "annotations": annotations,
-                    "finalizers": [names::EXECUTION_FINALIZER],
+                    "finalizers": [wellknown::EXECUTION_CONTROLLER_FINALIZER],
                 },
                 "spec": spec,
             });

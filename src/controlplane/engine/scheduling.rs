@@ -12,8 +12,8 @@ use super::bindings::{self, AnyBinding, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
 use super::scheduler::{self, ScheduleInput};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::binding::TargetCluster;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::work::binding::TargetCluster;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {

@@ -14,7 +14,7 @@ use kube::runtime::reflector::{ObjectRef, Store};
 
 use super::context::WorkKey;
 use super::names;
-use crate::karmada::api::work::Work;
+use karmadactl_karmada_api::work::Work;
 
 /// What a Work is found by.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::ClusterControllerConfig;
 use super::status::{self, Debounce, Health};
-use crate::karmada::api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
+use karmadactl_karmada_api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 
 /// How long discovered API enablements are reused before they are read again.
 const API_ENABLEMENTS_TTL: Duration = Duration::from_secs(60);

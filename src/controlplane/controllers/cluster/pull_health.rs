@@ -22,10 +22,10 @@ use serde_json::json;
 use super::ClusterControllerConfig;
 use super::status::{READY, condition};
 use super::taints;
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
 
 /// Where agents keep their Leases (register's `--cluster-namespace` default).
-pub const LEASE_NAMESPACE: &str = "karmada-cluster";
+pub const LEASE_NAMESPACE: &str = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE;
 
 /// What the plane last saw of a cluster's agent, and when it last changed.
 #[derive(Debug, Clone, PartialEq)]

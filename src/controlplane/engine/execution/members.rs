@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 
 use crate::controlplane::engine::context::{Engine, WorkKey, follow_dynamic};
 use crate::controlplane::engine::names;
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// How long a member client is used before its credentials are read again.
 const CREDENTIALS_TTL: Duration = Duration::from_secs(60);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::go_json::to_go_json;
-use crate::karmada::api::policy::overrides::{
+use karmadactl_karmada_api::policy::overrides::{
     CommandArgsOverrider, FieldOverrider, ImageComponent, ImageOverrider, LabelAnnotationOverrider, OverriderOperator,
     Overriders, PatchOperation, PlaintextOverrider,
 };

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::go_json::to_go_json;
 use super::patch::{self, apply_op};
-use crate::karmada::api::policy::overrides::{FieldOverrider, OverriderOperator, PatchOperation};
 use crate::output::to_yaml;
+use karmadactl_karmada_api::policy::overrides::{FieldOverrider, OverriderOperator, PatchOperation};
 
 /// Applies each overrider in order. When both `yaml` and `json` are set, `yaml` wins (admission
 /// refuses such policies anyway); with neither, the field is left as it is.

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::image_ref::ImageRef;
 use super::patch::{self, apply_op};
-use crate::karmada::api::policy::overrides::{ImageComponent, ImageOverrider, OverriderOperator};
+use karmadactl_karmada_api::policy::overrides::{ImageComponent, ImageOverrider, OverriderOperator};
 
 /// Applies each overrider in order.
 pub fn apply(manifest: &mut Value, overriders: &[ImageOverrider]) -> Result<(), String> {

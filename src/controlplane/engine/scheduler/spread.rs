@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use super::filter::cluster_zones;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::{SpreadByField, SpreadConstraint};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::{SpreadByField, SpreadConstraint};
 
 /// A feasible cluster with what ranks it: clusters the binding already uses first (upstream's
 /// ClusterLocality score), then the most available replicas, then the name.

@@ -11,6 +11,11 @@ pub const KARMADA_CLUSTER_NAMESPACE: &str = "karmada-cluster";
 /// Prefix of the per-member execution namespace `karmada-es-<cluster>`.
 pub const EXECUTION_SPACE_PREFIX: &str = "karmada-es-";
 
+/// The execution namespace `karmada-es-<cluster>` holding one member's Works.
+pub fn execution_space(cluster: &str) -> String {
+    format!("{EXECUTION_SPACE_PREFIX}{cluster}")
+}
+
 /// Label put on everything karmadactl creates for Karmada itself.
 pub const LABEL_KARMADA_SYSTEM: &str = "karmada.io/system";
 /// Label on member objects that Karmada manages (`get` shows it as ADOPTION).
@@ -22,6 +27,11 @@ pub const LABEL_BOOTSTRAPPING: &str = "karmada.io/bootstrapping";
 pub const LABEL_INSTALLED_BY: &str = "karmadactl.karmada.io/installed-by";
 /// Label `init` puts on the node that holds etcd's hostPath data.
 pub const LABEL_ETCD_NODE: &str = "karmada.io/etcd";
+
+/// Finalizer the cluster controller puts on every Cluster (force-unjoin removes it).
+pub const CLUSTER_CONTROLLER_FINALIZER: &str = "karmada.io/cluster-controller";
+/// Finalizer the execution controller puts on every Work (force-unjoin removes it).
+pub const EXECUTION_CONTROLLER_FINALIZER: &str = "karmada.io/execution-controller";
 
 /// Context and cluster name of the Karmada API server in written kubeconfigs.
 pub const KARMADA_APISERVER_CONTEXT: &str = "karmada-apiserver";

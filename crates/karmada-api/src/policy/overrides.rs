@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::selector::{ClusterAffinity, ResourceSelector};
-use crate::karmada::api::markers;
+use crate::markers;
 
 /// The spec shared by OverridePolicy and ClusterOverridePolicy.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

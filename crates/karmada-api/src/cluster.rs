@@ -198,10 +198,10 @@ pub struct AllocatableModeling {
 
 /// The OpenAPI v3 schema of a Cluster object, for validating Clusters the API server stores.
 pub fn openapi_schema() -> Value {
-    crate::karmada::schema::object(
+    crate::schema::object(
         "Cluster",
         "Cluster is a member cluster: how to reach it and what it offers.",
-        crate::karmada::schema::of::<ClusterSpec>(),
-        Some(crate::karmada::schema::of::<ClusterStatus>()),
+        crate::schema::of::<ClusterSpec>(),
+        Some(crate::schema::of::<ClusterStatus>()),
     )
 }

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::karmada::api::markers;
+use crate::markers;
 
 /// The spec shared by the v1alpha1 ResourceBinding and ClusterResourceBinding.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

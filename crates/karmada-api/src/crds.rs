@@ -1,10 +1,10 @@
-//! The CustomResourceDefinitions of the Karmada kinds, generated from the types in
-//! [`super::api`]: the control plane installs them at start, and they are committed under
+//! The CustomResourceDefinitions of the Karmada kinds, generated from this crate's types: the
+//! control plane installs them at start, and they are committed under
 //! `manifests/crds/` (tests/karmada_crds.rs keeps the files current and checks them against
 //! upstream's CRDs).
 //!
 //! Names, short names, categories, printer columns and subresources come from each type's
-//! `#[kube(...)]` attributes; the schemas from [`super::schema`].
+//! `#[kube(...)]` attributes; the schemas from `schema`.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceConversion, CustomResourceDefinition, CustomResourceValidation, JSONSchemaProps,
@@ -13,15 +13,15 @@ use kube::CustomResourceExt;
 use kube::core::crd::merge_crds;
 use serde_json::Value;
 
-use super::api::policy::overrides::{ClusterOverridePolicy, OverridePolicy, OverrideSpec};
-use super::api::policy::propagation::{ClusterPropagationPolicy, PropagationPolicy, PropagationSpec};
-use super::api::work::binding::{ClusterResourceBinding, ResourceBinding, ResourceBindingSpec};
-use super::api::work::binding_status::ResourceBindingStatus;
-use super::api::work::binding_v1alpha1 as v1alpha1;
-use super::api::work::workload::{Work, WorkSpec, WorkStatus};
-use super::schema;
+use crate::policy::overrides::{ClusterOverridePolicy, OverridePolicy, OverrideSpec};
+use crate::policy::propagation::{ClusterPropagationPolicy, PropagationPolicy, PropagationSpec};
+use crate::schema;
+use crate::work::binding::{ClusterResourceBinding, ResourceBinding, ResourceBindingSpec};
+use crate::work::binding_status::ResourceBindingStatus;
+use crate::work::binding_v1alpha1 as v1alpha1;
+use crate::work::workload::{Work, WorkSpec, WorkStatus};
 
-/// Where the generated files are committed, relative to the crate root.
+/// Where the generated files are committed, relative to the repository root.
 pub const MANIFEST_DIR: &str = "manifests/crds";
 
 /// Every CRD, in a stable order.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::health::ResourceHealth;
-use crate::karmada::api::markers;
+use crate::markers;
 
 /// What to apply to the member cluster.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::selector::{ClusterAffinity, ClusterAffinityTerm};
-use crate::karmada::api::markers;
+use crate::markers;
 
 /// The placement rules of a policy (and, copied, of a binding).
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::health::ResourceHealth;
-use crate::karmada::api::markers;
+use crate::markers;
 
 /// Observed state of a binding.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

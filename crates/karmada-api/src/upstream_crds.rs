@@ -7,7 +7,7 @@ use serde_json::Value;
 // One file of manifests/upstream-crds/ as `(file name, YAML)`.
 macro_rules! embed {
     ($file:literal) => {
-        ($file, include_str!(concat!("../../manifests/upstream-crds/", $file)))
+        ($file, include_str!(concat!("../../../manifests/upstream-crds/", $file)))
     };
 }
 
@@ -27,7 +27,7 @@ pub const FILES: &[(&str, &str)] = &[
     embed!("remedy.karmada.io_remedies.yaml"),
 ];
 
-/// Where the files are committed, relative to the crate root.
+/// Where the files are committed, relative to the repository root.
 pub const MANIFEST_DIR: &str = "manifests/upstream-crds";
 
 /// Every embedded CRD as a JSON object, ready to store.

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::binding_status::ResourceBindingStatus;
 use super::eviction::GracefulEvictionTask;
 use super::replicas::{Component, ComponentReplicas, ReplicaRequirements};
-use crate::karmada::api::policy::failover::FailoverBehavior;
-use crate::karmada::api::policy::placement::Placement;
-use crate::karmada::api::policy::propagation::{ConflictResolution, SuspendClusters, Suspension};
+use crate::policy::failover::FailoverBehavior;
+use crate::policy::placement::Placement;
+use crate::policy::propagation::{ConflictResolution, SuspendClusters, Suspension};
 
 /// The spec shared by ResourceBinding and ClusterResourceBinding.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

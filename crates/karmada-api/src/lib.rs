@@ -1,10 +1,21 @@
-//! Rust types for the Karmada APIs the control plane serves. Field names, optionality and
-//! validation follow upstream's Go types, so upstream manifests round-trip without losing a
-//! field and the generated schemas match upstream's CRDs.
+//! The Karmada API: Rust types for the kinds the control plane serves (cluster, policy, work),
+//! the CustomResourceDefinitions generated from them ([`crds`]), upstream's CRDs for the kinds
+//! without Rust types ([`upstream_crds`]) and every well-known Karmada name ([`wellknown`]).
+//! Field names, optionality and validation follow upstream's Go types, so upstream manifests
+//! round-trip without losing a field and the generated schemas match upstream's CRDs. This is
+//! the bottom layer: it depends only on serialisation and Kubernetes type crates, never on
+//! another crate of this workspace; everything above (apiserver, engine, CLI) may depend on it,
+//! and it must never depend on any of them.
+
+#![forbid(unsafe_code)]
 
 pub mod cluster;
+pub mod crds;
 mod markers;
 pub mod policy;
+mod schema;
+pub mod upstream_crds;
+pub mod wellknown;
 pub mod work;
 
 use serde::de::DeserializeOwned;
