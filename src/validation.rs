@@ -47,6 +47,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn labels_agree_with_apimachinery() {
+        for v in ["ok", "-x", "x-", "X", "", "a_b"] {
+            assert_eq!(karmadactl_apimachinery::is_dns1123_label(v), dns1123_label(v), "{v}");
+        }
+    }
+
+    #[test]
     fn labels() {
         assert!(dns1123_label("member1").is_empty());
         assert!(dns1123_label("a").is_empty());

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::controlplane::store::{Datastore, EtcdTls};
 use crate::error::UsageError;
+use karmadactl_store::{Datastore, EtcdTls};
 
 /// Where the control plane keeps its objects.
 #[derive(Debug, Args, Clone, Default)]

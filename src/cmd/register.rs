@@ -108,7 +108,7 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
         )
         .into());
     };
-    let token = crate::pki::token::BootstrapToken::parse(token)?;
+    let token = karmadactl_pki::token::BootstrapToken::parse(token)?;
     if args.discovery_token_ca_cert_hash.is_empty() && !args.discovery_token_unsafe_skip_ca_verification {
         return Err(UsageError::with_hint(
             "need to verify CACertHashes, or set --discovery-token-unsafe-skip-ca-verification=true",
@@ -118,7 +118,7 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
     }
     let mut pins = vec![];
     for pin in &args.discovery_token_ca_cert_hash {
-        pins.push(pin.parse::<crate::pki::CaPin>()?);
+        pins.push(pin.parse::<karmadactl_pki::CaPin>()?);
     }
     let discovery_timeout = super::parse_duration("discovery-timeout", &args.discovery_timeout)?;
     let member = super::connection::load(args.member.kubeconfig.as_deref())?;

@@ -137,7 +137,7 @@ async fn remove_member_side(
 
 /// `--wait` must be a positive duration (unjoin, unregister).
 pub(crate) fn positive_wait(value: &str) -> anyhow::Result<std::time::Duration> {
-    let signed: crate::duration::SignedGoDuration = value.parse().map_err(|e| {
+    let signed: karmadactl_apimachinery::duration::SignedGoDuration = value.parse().map_err(|e| {
         UsageError::with_hint(
             format!("invalid value \"{value}\" for --wait: {e}"),
             "durations are written as in Go, e.g. 30s, 5m0s, 1m0s.",

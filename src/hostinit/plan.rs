@@ -52,13 +52,13 @@ impl Plan {
         for name in HostPki::generated_names(&settings) {
             let what = if pki.reused { "reused" } else { "new" };
             files.push(PlannedFile {
-                path: crate::pki::cert_path(&settings.pki_dir, name),
+                path: karmadactl_pki::cert_path(&settings.pki_dir, name),
                 mode: 0o644,
                 contents: pki.cert(name).to_string(),
                 what: format!("certificate ({what})"),
             });
             files.push(PlannedFile {
-                path: crate::pki::key_path(&settings.pki_dir, name),
+                path: karmadactl_pki::key_path(&settings.pki_dir, name),
                 mode: 0o600,
                 contents: pki.key(name).to_string(),
                 what: format!("private key ({what})"),

@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::pki::KeyAlgorithm;
+use karmadactl_pki::KeyAlgorithm;
 
 /// Tag of the etcd image upstream deploys.
 pub const ETCD_IMAGE_TAG: &str = "3.6.8-0";

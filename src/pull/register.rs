@@ -16,9 +16,9 @@ use super::local_agent::{self, MemberAccess};
 use super::member_agent::{self, AgentDeployment};
 use super::objects::{self, ObjectId};
 use super::plane_rbac;
-use crate::pki::CaPin;
-use crate::pki::token::BootstrapToken;
 use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_pki::CaPin;
+use karmadactl_pki::token::BootstrapToken;
 
 const FIELD_MANAGER: &str = "karmadactl";
 

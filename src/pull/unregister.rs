@@ -256,7 +256,7 @@ async fn delete_agent_csrs(karmada: &Client, cluster: &str) -> anyhow::Result<()
     let user = plane_rbac::agent_user(cluster);
     for csr in api.list(&ListParams::default()).await? {
         let pem = String::from_utf8_lossy(&csr.spec.request.0).into_owned();
-        let asks_for_agent = crate::pki::inspect_csr(&pem).is_ok_and(|info| info.subject.common_name == user);
+        let asks_for_agent = karmadactl_pki::inspect_csr(&pem).is_ok_and(|info| info.subject.common_name == user);
         if asks_for_agent {
             match api.delete(&csr.name_any(), &DeleteParams::default()).await {
                 Ok(_) => {}

@@ -115,7 +115,7 @@ pub fn settings(args: &InitArgs) -> anyhow::Result<Settings> {
         cert_external_dns: split(&args.cert_external_dns),
         cert_validity: crate::cmd::parse_duration("cert-validity-period", &args.cert_validity_period)?,
         ca_files: args.ca_cert_file.as_ref().zip(args.ca_key_file.as_ref()).map(|(c, k)| (c.into(), k.into())),
-        key_algorithm: crate::pki::KeyAlgorithm::Rsa3072,
+        key_algorithm: karmadactl_pki::KeyAlgorithm::Rsa3072,
         data_dir: PathBuf::from(super::host_data_dir(args)),
         pki_dir: PathBuf::from(super::host_pki_dir(args)),
         crds,

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::InitArgs;
 use super::host::settings;
 use crate::hostinit::{CrdSet, HostPki, Settings, host_objects, karmada_objects};
-use crate::pki::{KeyAlgorithm, inspect_certificate};
+use karmadactl_pki::{KeyAlgorithm, inspect_certificate};
 
 #[derive(Parser)]
 struct Init {

@@ -8,7 +8,7 @@ use super::TokenDeleteArgs;
 use super::errors::TokenCommandError;
 use crate::cli::Context;
 use crate::membership::errors::classify;
-use crate::pki::token::{self, SECRET_NAMESPACE};
+use karmadactl_pki::token::{self, SECRET_NAMESPACE};
 
 pub fn run(args: TokenDeleteArgs, ctx: &Context) -> anyhow::Result<()> {
     // Every argument is checked before any request; the same token named twice is deleted once.

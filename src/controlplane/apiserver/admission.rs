@@ -6,8 +6,8 @@ use axum::http::HeaderValue;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::{ResourceDef, Source};
+use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 use super::store_access;

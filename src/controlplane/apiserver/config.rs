@@ -20,7 +20,7 @@ pub struct ServerConfig {
     /// Holds `pki/`, the store (`state.db`) and `admin.kubeconfig`.
     pub data_dir: PathBuf,
     /// Where objects are stored: SQLite in the data directory, or etcd.
-    pub datastore: crate::controlplane::store::Datastore,
+    pub datastore: karmadactl_store::Datastore,
     /// With etcd, how long the controller lease lasts without renewal before another replica
     /// takes the controllers over.
     pub leader_lease: Duration,

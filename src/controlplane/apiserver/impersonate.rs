@@ -4,9 +4,9 @@
 
 use axum::http::HeaderMap;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::authn::{service_account_groups, split_service_account_username};
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize};
+use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 

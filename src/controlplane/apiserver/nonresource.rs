@@ -7,8 +7,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::{discovery, openapi};
+use karmadactl_apimachinery::ApiError;
 
 use super::dispatch::{Call, json_bytes_response, json_response};
 use super::state::ApiState;
@@ -102,7 +102,7 @@ fn read_registry(
 fn not_found_path() -> ApiError {
     ApiError::new(
         404,
-        crate::controlplane::apimachinery::StatusReason::NotFound,
+        karmadactl_apimachinery::StatusReason::NotFound,
         "the server could not find the requested resource",
     )
 }

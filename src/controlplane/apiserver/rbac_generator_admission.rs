@@ -12,9 +12,9 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::UserInfo;
 use crate::pull::plane_rbac;
+use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 use super::store_access;

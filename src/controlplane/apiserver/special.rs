@@ -6,9 +6,9 @@ use axum::response::Response;
 use k8s_openapi::api::core::v1::ServiceAccount;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize, rules_for};
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::ApiError;
 
 use super::dispatch::{Call, json_response};
 use super::state::ApiState;
@@ -152,7 +152,7 @@ async fn token_request(state: &ApiState, call: &Call) -> Result<Response, ApiErr
             "authentication.k8s.io",
             "TokenRequest",
             name,
-            vec![crate::controlplane::apimachinery::Cause::invalid(
+            vec![karmadactl_apimachinery::Cause::invalid(
                 "spec.expirationSeconds",
                 seconds,
                 "may not specify a duration less than 10 minutes",

@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens};
 use crate::controlplane::registry::{Registry, ResourceDef};
-use crate::controlplane::store::Store;
+use karmadactl_store::Store;
 
 use super::config::ServerConfig;
 use super::metrics::Metrics;

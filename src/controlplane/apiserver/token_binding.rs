@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::authn::BoundObject;
+use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 use super::store_access;

@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use super::state::ApiState;
 use super::store_access;
 use crate::controlplane::auth::UserInfo;
-use crate::controlplane::store::StoreError;
+use karmadactl_store::StoreError;
 
 /// kube-apiserver's `TokenSuccessCacheTTL`.
 pub const SUCCESS_TTL: Duration = Duration::from_secs(10);
@@ -104,7 +104,7 @@ pub async fn follow_revocations(state: Arc<ApiState>) {
         while let Some(ev) = streams.next().await {
             match ev {
                 Ok(ev)
-                    if ev.kind != crate::controlplane::store::EventKind::Deleted
+                    if ev.kind != karmadactl_store::EventKind::Deleted
                         && (ev.kv.key.starts_with(&pods) || ev.kv.key.starts_with(&nodes)) => {}
                 Ok(_) => state.token_cache.clear(),
                 Err(StoreError::Closed) => return,

@@ -7,9 +7,9 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use crate::controlplane::engine::overrides;
 use crate::controlplane::registry::{self, FieldError, FieldErrorKind, ResourceDef};
+use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use karmadactl_karmada_api::policy::OverrideSpec;
 
 use super::admission::FieldValidation;

@@ -3,10 +3,10 @@
 
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::auth::default_policy;
+use karmadactl_apimachinery::ApiError;
 
 /// The namespaces kube-apiserver and kube-controller-manager create.
 pub const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];

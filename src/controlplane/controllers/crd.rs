@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::store::{Event, EventKind};
+use karmadactl_store::{Event, EventKind};
 
 pub const PREFIX: &str = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
 

@@ -4,11 +4,11 @@
 
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::resource::delete::{Preconditions, Target, delete_one};
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::store::StoreError;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::StoreError;
 
 use super::gc::TOMBSTONES;
 use super::gc_graph::Action;

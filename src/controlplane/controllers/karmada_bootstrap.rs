@@ -8,10 +8,10 @@
 
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
-use crate::pki::token::DEFAULT_GROUP;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_pki::token::DEFAULT_GROUP;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 const SYSTEM_LABEL: (&str, &str) = (karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM, "true");
@@ -88,7 +88,7 @@ async fn confine_rbac_generator(state: &ApiState) -> Result<(), ApiError> {
     match state.store.update(&key, object::to_stored_bytes(&role), rev).await {
         Ok(_) => Ok(()),
         // Changed meanwhile: an administrator's version stands.
-        Err(crate::controlplane::store::StoreError::Conflict { .. }) => Ok(()),
+        Err(karmadactl_store::StoreError::Conflict { .. }) => Ok(()),
         Err(e) => Err(store_access::store_error(e, RBAC, "clusterroles", RBAC_GENERATOR_ROLE)),
     }
 }

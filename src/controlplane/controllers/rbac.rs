@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
 use crate::controlplane::auth::{RbacSnapshot, aggregate_cluster_roles};
-use crate::controlplane::store::Event;
+use karmadactl_store::Event;
 
 pub const PREFIX: &str = "/registry/rbac.authorization.k8s.io/";
 

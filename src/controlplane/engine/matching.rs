@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::controlplane::apimachinery::LabelSelector;
+use karmadactl_apimachinery::LabelSelector;
 use karmadactl_karmada_api::policy::selector::ResourceSelector;
 
 /// The parts of a template selection looks at.

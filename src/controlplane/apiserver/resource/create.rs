@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause};
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::{ApiError, Cause};
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

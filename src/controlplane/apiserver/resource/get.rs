@@ -4,8 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::Response;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::ApiError;
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::ApiError;
 
 use super::super::dispatch::Call;
 use super::super::object;

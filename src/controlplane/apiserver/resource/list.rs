@@ -5,9 +5,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::{ApiError, FieldSelector, LabelSelector};
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{KeyValue, ListOptions, StoreError};
+use karmadactl_apimachinery::{ApiError, FieldSelector, LabelSelector};
+use karmadactl_store::{KeyValue, ListOptions, StoreError};
 
 use super::super::continue_token::ContinueToken;
 use super::super::dispatch::{Call, json_body_response};

@@ -3,9 +3,9 @@
 
 use axum::http::header;
 
-use crate::controlplane::apimachinery::managed_fields::{self, Context, Shape};
-use crate::controlplane::apimachinery::strategic;
 use crate::controlplane::registry::{ResourceDef, Source};
+use karmadactl_apimachinery::managed_fields::{self, Context, Shape};
+use karmadactl_apimachinery::strategic;
 
 use super::super::dispatch::Call;
 

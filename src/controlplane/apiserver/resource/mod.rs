@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 use axum::response::Response;
 
-use crate::controlplane::apimachinery::{ApiError, StatusReason};
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 
 use super::dispatch::Call;
 use super::special;
@@ -72,7 +72,7 @@ pub async fn serve(state: Arc<ApiState>, call: Call) -> Result<Response, ApiErro
 
 /// `deployments.apps`, `configmaps`: how kube names a resource in messages.
 pub fn qualified(def: &ResourceDef) -> String {
-    crate::controlplane::apimachinery::qualified_resource(&def.group, &def.plural)
+    karmadactl_apimachinery::qualified_resource(&def.group, &def.plural)
 }
 
 /// `apps/v1` or `v1`.

@@ -10,8 +10,8 @@ mod stored;
 use jiff::Timestamp;
 use serde_json::{Map, Value};
 
-use crate::controlplane::apimachinery::{ApiError, StatusReason};
 use crate::controlplane::registry::ResourceDef;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 
 pub use negotiate::{IncludeObject, MetaVersion, Output, TableOptions, negotiate};
 use printers::Convertor;

@@ -6,8 +6,8 @@
 
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::validation::FieldError;
+use karmadactl_apimachinery::ApiError;
 
 /// The `meta.k8s.io` version a conversion was asked in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

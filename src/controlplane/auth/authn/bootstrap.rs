@@ -7,7 +7,7 @@ use k8s_openapi::api::core::v1::Secret;
 
 use super::user::UserInfo;
 use crate::controlplane::auth::AuthError;
-use crate::pki::token::{BootstrapToken, SECRET_TYPE, TokenSecret, validate_group};
+use karmadactl_pki::token::{BootstrapToken, SECRET_TYPE, TokenSecret, validate_group};
 
 /// The user name prefix of bootstrap token users.
 const USER_PREFIX: &str = "system:bootstrap:";

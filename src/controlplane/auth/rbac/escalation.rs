@@ -12,8 +12,8 @@ use super::Attributes;
 use super::authorize::review_rules;
 use super::rules::rule_allows;
 use super::snapshot::RbacSnapshot;
-use crate::controlplane::apimachinery::go_quote;
 use crate::controlplane::auth::authn::UserInfo;
+use karmadactl_apimachinery::go_quote;
 
 /// What a user with every permission holds; needed to set a ClusterRole's aggregationRule.
 pub fn full_authority() -> Vec<PolicyRule> {

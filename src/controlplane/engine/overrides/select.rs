@@ -8,7 +8,7 @@ use k8s_openapi::api::core::v1::NodeSelectorRequirement;
 use serde_json::Value;
 
 use super::OverrideSource;
-use crate::controlplane::apimachinery::{LabelSelector, Operator, Requirement};
+use karmadactl_apimachinery::{LabelSelector, Operator, Requirement};
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::overrides::Overriders;
 use karmadactl_karmada_api::policy::selector::{ClusterAffinity, ResourceSelector};

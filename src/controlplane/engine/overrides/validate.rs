@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::controlplane::apimachinery::{BadValue, Cause, FieldPath, validate_annotations, validate_labels};
+use karmadactl_apimachinery::{BadValue, Cause, FieldPath, validate_annotations, validate_labels};
 use karmadactl_karmada_api::policy::overrides::{OverrideSpec, OverriderOperator, Overriders, PatchOperation};
 use karmadactl_karmada_api::policy::selector::ClusterAffinity;
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
 
-use crate::controlplane::apimachinery::quantity::Quantity;
+use karmadactl_apimachinery::quantity::Quantity;
 use karmadactl_karmada_api::cluster::{Cluster, ResourceSummary};
 use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 

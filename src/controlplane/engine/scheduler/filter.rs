@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{NodeSelectorRequirement, Taint, Toleration};
 
-use crate::controlplane::apimachinery::{LabelSelector, Operator, Requirement};
+use karmadactl_apimachinery::{LabelSelector, Operator, Requirement};
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::placement::{Placement, SpreadByField};
 use karmadactl_karmada_api::policy::selector::ClusterAffinity;

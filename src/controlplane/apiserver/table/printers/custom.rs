@@ -5,8 +5,8 @@
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::JsonPath;
 use crate::controlplane::registry::PrinterColumn;
+use karmadactl_apimachinery::JsonPath;
 
 use super::Row;
 use super::cells::{name, since};

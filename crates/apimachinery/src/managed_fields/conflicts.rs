@@ -1,7 +1,7 @@
 //! Apply conflicts: a field another manager owns would get another value. Worded as
 //! kube-apiserver words them, so kubectl prints the same hint.
 
-use crate::controlplane::apimachinery::{ApiError, Cause, CauseType};
+use crate::{ApiError, Cause, CauseType};
 
 use super::fieldset::{Path, path_string};
 

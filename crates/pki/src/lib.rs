@@ -1,4 +1,9 @@
-//! PKI: keys, CAs, leaf certificates, CSR signing, CA pins, PEM files, bootstrap tokens and JWS.
+//! PKI: keys, CAs, leaf certificates, CSR signing, CA pins, PEM files, bootstrap tokens and
+//! JWS. It owns every cryptographic decision of the project (algorithms, validity, the exact
+//! DER of names) and depends on no other crate of this workspace; `init`, `token`, `register`
+//! and the API server's authenticators use it, and it must never depend on any of them.
+
+#![forbid(unsafe_code)]
 
 // A library for `init`, `token`, `register` and the embedded control plane; nothing here
 // prints. Times are `jiff::Timestamp`s; PEM travels as `&str`/`String`.

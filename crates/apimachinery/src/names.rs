@@ -216,10 +216,6 @@ mod tests {
                  '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
             ]
         );
-        // Agrees with the CLI's own copy of the label rule.
-        for v in ["ok", "-x", "x-", "X", "", "a_b"] {
-            assert_eq!(is_dns1123_label(v), crate::validation::dns1123_label(v), "{v}");
-        }
         assert_eq!(is_dns1123_label(&"a".repeat(64)), vec!["must be no more than 63 characters"]);
         assert!(is_dns1035_label("a1").is_empty());
         assert_eq!(is_dns1035_label("1a").len(), 1);

@@ -111,6 +111,12 @@ impl PrivateKey {
     pub(crate) fn key_pair(&self) -> &KeyPair {
         &self.pair
     }
+
+    /// The private key as PKCS#8 DER, for signers outside this crate (service-account tokens)
+    /// that load it into their own signing library.
+    pub fn pkcs8_der(&self) -> Vec<u8> {
+        self.pair.serialize_der()
+    }
 }
 
 impl fmt::Debug for PrivateKey {

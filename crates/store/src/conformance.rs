@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! async fn fresh() -> (tempfile::TempDir, Arc<dyn Store>) { ... }
-//! karmadactl::store_conformance_tests!(fresh);
+//! karmadactl_store::store_conformance_tests!(fresh);
 //! ```
 //!
 //! Keys and revisions are relative to what the functions wrote themselves, except that a store
@@ -50,7 +50,7 @@ macro_rules! store_conformance_tests {
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn $name() {
                 let (_guard, store) = $fresh().await;
-                $crate::controlplane::store::conformance::$name(store).await;
+                $crate::conformance::$name(store).await;
             }
         )*
     };

@@ -1,6 +1,13 @@
-//! Kubernetes "apimachinery" for the embedded API server: selectors, request parsing, Status
-//! errors, metadata validation and patches, each matching k8s.io/apimachinery's behaviour.
+//! Kubernetes "apimachinery": label and field selectors, request parsing, Status errors,
+//! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath and
+//! Go durations, each matching k8s.io/apimachinery's behaviour (messages included). It owns
+//! the rules every Kubernetes object obeys whatever its kind; it depends on no other crate of
+//! this workspace (Karmada's own types are not its business), and nothing it depends on may
+//! depend on it. The API server, the engine and the CLI build on it.
 
+#![forbid(unsafe_code)]
+
+pub mod duration;
 mod field;
 mod field_selector;
 #[doc(hidden)]

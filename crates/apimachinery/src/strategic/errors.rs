@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause, CauseType, Details, StatusReason};
+use crate::{ApiError, Cause, CauseType, Details, StatusReason};
 
 /// Why a strategic merge patch could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq)]

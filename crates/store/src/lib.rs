@@ -4,13 +4,20 @@
 //! holding opaque bytes. One global revision counts every write; it is the objects'
 //! `resourceVersion`. The interface is deliberately small (create, compare-and-swap update,
 //! delete, get, list at a revision, watch from a revision, compact) so that several backends
-//! can implement it and all of them are held to one shared [`conformance`] suite.
+//! can implement it and all of them are held to one shared `conformance` suite.
 //!
 //! * [`sqlite`]: the embedded backend (SQLite in WAL mode, group commit, in-process watch hub).
 //! * `etcd` (cargo feature `etcd`): an etcd v3 cluster, for several replicas sharing one store.
 //! * [`datastore`]: choosing and opening a backend (`--datastore`).
 //! * [`compactor`]: the background task that forgets old history but keeps a resume window.
-//! * [`conformance`]: the behaviour every backend must show, as plain async functions.
+//! * `conformance` (cargo feature `testing`): the behaviour every backend must show, as plain
+//!   async functions, for each backend's test file.
+//!
+//! This crate depends on no other crate of this workspace: it stores bytes and knows nothing
+//! of objects. The API server builds on it, and it must never depend on the API server, the
+//! engine or the CLI.
+
+#![forbid(unsafe_code)]
 
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
@@ -19,6 +26,7 @@ use bytes::Bytes;
 use futures::future::BoxFuture;
 
 pub mod compactor;
+#[cfg(feature = "testing")]
 pub mod conformance;
 pub mod datastore;
 #[cfg(feature = "etcd")]

@@ -205,7 +205,7 @@ fn requested_key(spki_der: &[u8]) -> Result<RequestedKey, PkiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::{CaSpec, KeyAlgorithm, PrivateKey, inspect_certificate};
+    use crate::{CaSpec, KeyAlgorithm, PrivateKey, inspect_certificate};
     use std::time::Duration;
 
     fn csr_pem(subject: &str, orgs: &[&str], dns: &[&str], ca: bool) -> (String, PrivateKey) {

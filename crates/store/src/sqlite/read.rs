@@ -257,7 +257,7 @@ mod tests {
     use rusqlite::{Connection, StatementStatus, TransactionBehavior};
 
     use super::*;
-    use crate::controlplane::store::sqlite::schema::{self, Synchronous};
+    use crate::sqlite::schema::{self, Synchronous};
 
     /// A store whose log holds `rows` (key, tombstone) as revisions 1, 2, …, and a read
     /// connection to it.

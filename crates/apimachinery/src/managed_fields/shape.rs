@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::strategic::keys::OBJECT_META;
-use crate::controlplane::apimachinery::strategic::{FieldMeta, Strategy, TypeSchema};
+use crate::strategic::keys::OBJECT_META;
+use crate::strategic::{FieldMeta, Strategy, TypeSchema};
 
 /// How a list is merged and tracked.
 #[derive(Debug, Clone, PartialEq, Eq)]

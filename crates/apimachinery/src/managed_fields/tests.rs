@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::controlplane::apimachinery::strategic::schema_for;
+use crate::strategic::schema_for;
 
 fn ctx<'a>(manager: &'a str) -> Context<'a> {
     Context {

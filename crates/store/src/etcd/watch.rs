@@ -13,7 +13,7 @@ use std::time::Duration;
 use etcd_client::{Client, EventType, WatchOptions};
 
 use super::keys::Namespace;
-use crate::controlplane::store::{Event, EventKind, KeyValue, Revision, StoreError, WatchStream};
+use crate::{Event, EventKind, KeyValue, Revision, StoreError, WatchStream};
 
 /// Consecutive failed attempts to (re)open a watch before the stream ends with an error.
 const MAX_RETRIES: u32 = 10;
