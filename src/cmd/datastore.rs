@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Args;
+use karmadactl_store::{Datastore, EtcdTls};
 
 use crate::error::UsageError;
-use karmadactl_store::{Datastore, EtcdTls};
 
 /// Where the control plane keeps its objects.
 #[derive(Debug, Args, Clone, Default)]

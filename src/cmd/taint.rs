@@ -1,12 +1,12 @@
 //! `taint`: add, change or remove taints on member clusters.
 
 use clap::Args;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
 use crate::taints::{TaintError, TaintRequest, Targets, edit, spec, write};
-use karmadactl_karmada_api::cluster::Cluster;
 
 /// Update the taints on one or more clusters.
 #[derive(Debug, Args)]

@@ -4,13 +4,13 @@
 //! this tool's installation label, which is what deinit deletes by.
 
 use base64::Engine as _;
+use karmadactl_karmada_api::wellknown::{LABEL_BOOTSTRAPPING, LABEL_INSTALLED_BY, LABEL_KARMADA_SYSTEM};
 use serde_json::{Value, json};
 
 use super::commands::command;
 use super::pki::{HostPki, NAMES};
 use super::settings::{Etcd, Part, Settings, StorageMode};
 use super::template::{self, TemplateError};
-use karmadactl_karmada_api::wellknown::{LABEL_BOOTSTRAPPING, LABEL_INSTALLED_BY, LABEL_KARMADA_SYSTEM};
 
 const DEPLOYMENT: &str = include_str!("../../manifests/hostinit/deployment.yaml");
 const ETCD_STATEFULSET: &str = include_str!("../../manifests/hostinit/statefulset-etcd.yaml");

@@ -9,11 +9,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use jiff::Timestamp;
-
-use super::settings::{Etcd, Settings};
 use karmadactl_pki::{
     CaSpec, CertificateAuthority, ExtendedKeyUsage, LeafSpec, PemPair, PkiError, Subject, Validity, inspect_certificate,
 };
+
+use super::settings::{Etcd, Settings};
 
 /// CAs last ten years whatever `--cert-validity-period` says (upstream).
 const CA_VALIDITY: Duration = Duration::from_secs(10 * 365 * 24 * 3600);

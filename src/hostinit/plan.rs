@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
+use karmadactl_karmada_api::wellknown::KARMADA_APISERVER_KUBECONFIG;
 use serde_json::Value;
 
 use super::crds::CrdSet;
 use super::pki::HostPki;
 use super::settings::Settings;
 use super::template::TemplateError;
-use karmadactl_karmada_api::wellknown::KARMADA_APISERVER_KUBECONFIG;
 
 /// A file init writes.
 #[derive(Debug, Clone)]

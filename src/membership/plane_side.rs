@@ -4,13 +4,13 @@
 //! there before), so a failed join leaves the plane as it found it.
 
 use k8s_openapi::api::core::v1::{Namespace, Secret};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 use kube::api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams, PostParams};
 use kube::{Api, Client, Resource, ResourceExt};
 
 use super::errors::{MembershipError, classify};
 use super::member_side::{MemberCredentials, bytes};
 use super::{Kind, ObjectRef, Planned, Progress, Side, Target};
-use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 
 /// What the Cluster object says about the member.
 #[derive(Debug, Clone, Default)]

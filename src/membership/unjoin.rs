@@ -5,15 +5,15 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Namespace, Secret, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{DeleteParams, ListParams, Patch, PatchParams};
 use kube::{Api, Client, ResourceExt};
 use serde_json::json;
 
 use super::errors::{MembershipError, classify};
 use super::{Kind, ObjectRef, Progress, Side, Target};
-use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 const POLL: Duration = Duration::from_millis(250);
 /// After the forced finalizer removal, how long to look for the Cluster to disappear.

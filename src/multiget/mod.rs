@@ -11,11 +11,11 @@ mod table;
 mod watch;
 
 use futures::future::join_all;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 use serde_json::Value;
 
 use crate::output::{List, OutputFormat, TableOptions, object_name, to_format};
-use karmadactl_karmada_api::cluster::Cluster;
 
 pub use request::{Wanted, parse as parse_resources};
 pub use watch::watch;

@@ -7,12 +7,12 @@
 pub mod prepare;
 
 use anyhow::{Context as _, anyhow, bail};
+use karmadactl_karmada_api::cluster::Cluster;
 use serde_json::Value;
 
 use crate::controlplane::engine::dependencies;
 use crate::multiget::discovery::{self, Resource};
 use crate::output::OutputFormat;
-use karmadactl_karmada_api::cluster::Cluster;
 use prepare::Selected;
 
 /// What to promote and how.

@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::ConfigMap;
+use karmadactl_pki::CaPin;
+use karmadactl_pki::token::BootstrapToken;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Api, Client};
 
@@ -13,8 +15,6 @@ use crate::controlplane::controllers::bootstrap_signer::{
     CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX, KUBECONFIG_KEY,
 };
 use crate::kubeconfig::KubeconfigBuilder;
-use karmadactl_pki::CaPin;
-use karmadactl_pki::token::BootstrapToken;
 
 /// One cluster-info fetch may take this long.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::apps::v1::Deployment;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_pki::CaPin;
+use karmadactl_pki::token::BootstrapToken;
 use kube::api::{Api, DeleteParams};
 use kube::{Client, ResourceExt};
 
@@ -16,9 +19,6 @@ use super::local_agent::{self, MemberAccess};
 use super::member_agent::{self, AgentDeployment};
 use super::objects::{self, ObjectId};
 use super::plane_rbac;
-use karmadactl_karmada_api::cluster::Cluster;
-use karmadactl_pki::CaPin;
-use karmadactl_pki::token::BootstrapToken;
 
 const FIELD_MANAGER: &str = "karmadactl";
 

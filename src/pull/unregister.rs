@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::certificates::v1::CertificateSigningRequest;
 use k8s_openapi::api::core::v1::{Namespace, Secret};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{Api, DeleteParams, ListParams};
 use kube::{Client, ResourceExt};
 
@@ -15,9 +18,6 @@ use super::local_agent;
 use super::objects::{self, ObjectId};
 use super::plane_rbac;
 use crate::membership::MembershipError;
-use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 #[derive(Debug, Clone)]
 pub struct UnregisterOptions {

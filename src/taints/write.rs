@@ -7,6 +7,7 @@
 //! edit is decided anew on what is there now.
 
 use k8s_openapi::api::core::v1::Taint;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 use kube::api::{ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
@@ -15,7 +16,6 @@ use super::edit::TaintEdit;
 use super::errors::TaintError;
 use crate::membership::Target;
 use crate::membership::errors::classify;
-use karmadactl_karmada_api::cluster::Cluster;
 
 /// How often a write is tried against a Cluster that keeps changing.
 pub const MAX_ATTEMPTS: usize = 10;

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Node, Service};
+use karmadactl_karmada_api::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use kube::{Client, ResourceExt as _};
 use serde_json::json;
@@ -28,7 +29,6 @@ use crate::hostinit::plan::{NodeLabel, Plan};
 use crate::hostinit::settings::{self, CrdSource, Etcd, Part, PartSettings, Settings, StorageMode};
 use crate::hostinit::{CrdSet, HostPki};
 use crate::output::OutputFormat;
-use karmadactl_karmada_api::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
 
 /// Resolves the flags into settings, without touching the host (its nodes fill in the API
 /// server addresses and the etcd node later, in [`complete`]).

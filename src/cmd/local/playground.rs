@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::{Api, ResourceExt};
 use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::kubeconfig::Kubeconfig;
-use karmadactl_karmada_api::cluster::Cluster;
 
 pub const RECORD_FILE: &str = "local-playground.json";
 

@@ -4,10 +4,10 @@
 
 use axum::http::HeaderValue;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
 use crate::controlplane::registry::{ResourceDef, Source};
-use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 use super::store_access;

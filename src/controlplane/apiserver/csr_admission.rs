@@ -4,13 +4,13 @@
 //! for a `system:masters` certificate.
 
 use base64::Engine as _;
+use karmadactl_apimachinery::{ApiError, Cause, go_quote};
 use serde_json::Value;
 
 use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::{Attributes, UserInfo, authorize};
 use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::{ApiError, Cause, go_quote};
 
 use super::admission::CSR;
 use super::dispatch::Call;

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use karmadactl_apimachinery::RequestInfo;
 
 use crate::controlplane::auth::UserInfo;
-use karmadactl_apimachinery::RequestInfo;
 
 /// kube-apiserver's answer text (written with Go's `http.Error`, so plain text, not a Status).
 pub const TOO_MANY_REQUESTS: &str = "Too many requests, please try again later.";

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
 use crate::controlplane::registry::{discovery, openapi};
-use karmadactl_apimachinery::ApiError;
 
 use super::dispatch::{Call, json_bytes_response, json_response};
 use super::state::ApiState;

@@ -10,11 +10,11 @@
 //! creates grants only `system:karmada:agent:<cluster>`, an identity the CSR approver issues to
 //! one registration only.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
 use crate::controlplane::auth::UserInfo;
 use crate::pull::plane_rbac;
-use karmadactl_apimachinery::ApiError;
 
 use super::state::ApiState;
 use super::store_access;

@@ -4,13 +4,13 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Value, json};
-
-use crate::controlplane::registry::{ResourceDef, Subresource};
 use karmadactl_apimachinery::strategic::schema_for;
 use karmadactl_apimachinery::{
     ApiError, LabelSelector, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch,
 };
+use serde_json::{Value, json};
+
+use crate::controlplane::registry::{ResourceDef, Subresource};
 
 use super::dispatch::{Call, json_response};
 use super::state::ApiState;

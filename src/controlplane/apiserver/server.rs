@@ -7,13 +7,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
 use crate::controlplane::controllers::{self, follow};
 use crate::kubeconfig::KubeconfigBuilder;
-use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 
 use super::config::{Profile, ServerConfig};
 use super::metrics::Metrics;

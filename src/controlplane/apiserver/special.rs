@@ -4,11 +4,11 @@
 use axum::http::StatusCode;
 use axum::response::Response;
 use k8s_openapi::api::core::v1::ServiceAccount;
+use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize, rules_for};
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::ApiError;
 
 use super::dispatch::{Call, json_response};
 use super::state::ApiState;

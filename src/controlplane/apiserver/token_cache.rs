@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 
+use karmadactl_store::StoreError;
 use sha2::{Digest, Sha256};
 
 use super::state::ApiState;
 use super::store_access;
 use crate::controlplane::auth::UserInfo;
-use karmadactl_store::StoreError;
 
 /// kube-apiserver's `TokenSuccessCacheTTL`.
 pub const SUCCESS_TTL: Duration = Duration::from_secs(10);

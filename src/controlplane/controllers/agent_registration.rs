@@ -10,13 +10,13 @@
 //! `unregister` deletes it, which frees the name.
 
 use k8s_openapi::api::core::v1::Namespace;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use kube::{Client, ResourceExt};
 use serde_json::json;
 
 use crate::controlplane::apiserver::rbac_generator_admission::REGISTERED_BY_TOKEN_ANNOTATION;
-use karmadactl_karmada_api::cluster::Cluster;
-use karmadactl_karmada_api::wellknown;
 
 /// Claims `cluster` for the bootstrap token `token_id`. `Ok(Err(why))` when the name is not this
 /// token's to have.

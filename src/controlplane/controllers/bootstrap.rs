@@ -1,12 +1,12 @@
 //! Objects every cluster starts with: the system namespaces and kube-apiserver's bootstrap RBAC
 //! policy. Created when missing; never overwritten (an administrator may have changed them).
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::auth::default_policy;
-use karmadactl_apimachinery::ApiError;
 
 /// The namespaces kube-apiserver and kube-controller-manager create.
 pub const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];

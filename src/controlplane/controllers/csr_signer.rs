@@ -17,13 +17,13 @@ use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::certificates::v1::{CertificateSigningRequest, CertificateSigningRequestCondition};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_pki::{CertificateAuthority, ExtendedKeyUsage, KeyUsage, Validity};
 use kube::api::{PostParams, ResourceExt};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client};
 
 use super::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
 use crate::controlplane::apiserver::csr_admission;
-use karmadactl_pki::{CertificateAuthority, ExtendedKeyUsage, KeyUsage, Validity};
 
 /// Kubernetes refuses `expirationSeconds` below this.
 const MIN_EXPIRATION: Duration = Duration::from_secs(600);

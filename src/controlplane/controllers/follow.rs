@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use karmadactl_store::Event;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
-use karmadactl_store::Event;
 
 /// What a follower does with what it sees.
 pub trait Follower: Send + Sync + 'static {

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
+use karmadactl_store::{EventKind, KeyValue, StoreError};
 use tokio::sync::Notify;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
-use karmadactl_store::{EventKind, KeyValue, StoreError};
 
 use super::gc_apply::apply;
 use super::gc_graph::{Action, Graph, Node};

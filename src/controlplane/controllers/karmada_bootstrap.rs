@@ -6,12 +6,12 @@
 //! administrator's changes survive restarts (the one exception: the generator's role as
 //! upstream's `*/*/*`, which is confined).
 
+use karmadactl_apimachinery::ApiError;
+use karmadactl_pki::token::DEFAULT_GROUP;
 use serde_json::{Value, json};
 
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
-use karmadactl_apimachinery::ApiError;
-use karmadactl_pki::token::DEFAULT_GROUP;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 const SYSTEM_LABEL: (&str, &str) = (karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM, "true");

@@ -10,14 +10,14 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
 use crate::controlplane::apiserver::resource::delete::{Target, delete_one};
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use karmadactl_apimachinery::ApiError;
-use karmadactl_store::{Event, EventKind};
 
 use super::follow::{self, Follower};
 

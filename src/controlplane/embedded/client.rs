@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
+use karmadactl_pki::token::{BootstrapToken, DEFAULT_GROUP, SECRET_NAMESPACE, TokenSecret};
 use kube::api::PostParams;
 use kube::{Api, Client};
 
 use crate::controlplane::controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX};
-use karmadactl_pki::token::{BootstrapToken, DEFAULT_GROUP, SECRET_NAMESPACE, TokenSecret};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {

@@ -5,6 +5,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::Api;
 use kube::runtime::reflector;
 use kube::runtime::watcher;
@@ -13,9 +16,6 @@ use kube::{Client, ResourceExt};
 use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
 use super::queue::Queue;
 use super::{execution, execution_workers, on_fleet_change};
-use karmadactl_karmada_api::cluster::Cluster;
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 /// Applies `cluster`'s Works to the member until the plane connection is dropped for good.
 pub async fn run(plane: Client, member: Client, cluster: String) {

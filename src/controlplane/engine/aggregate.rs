@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
@@ -12,8 +14,6 @@ use super::bindings::{self, set_condition};
 use super::context::{BindingKey, Engine, TemplateKey};
 use super::detector::gvk_of;
 use super::workload;
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
 use kube::api::{Api, DeleteParams};
 use kube::runtime::reflector::ObjectRef;
@@ -14,8 +16,6 @@ use super::context::Engine;
 use super::names;
 use super::render::ensure_work;
 use crate::controlplane::apiserver::object::new_uid;
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Error> {
     let work_name = names::work_name("Namespace", name, "");

@@ -6,6 +6,11 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::ReplicaSchedulingType;
+use karmadactl_karmada_api::policy::propagation::ConflictResolution;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
 use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use kube::runtime::reflector::ObjectRef;
@@ -19,11 +24,6 @@ use super::names;
 use super::overrides::{self, OverrideSource};
 use super::workload;
 use crate::controlplane::apiserver::object::new_uid;
-use karmadactl_karmada_api::cluster::Cluster;
-use karmadactl_karmada_api::policy::placement::ReplicaSchedulingType;
-use karmadactl_karmada_api::policy::propagation::ConflictResolution;
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {

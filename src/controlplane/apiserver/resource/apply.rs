@@ -3,11 +3,11 @@
 //! object when it does not exist, as kube-apiserver does.
 
 use axum::response::Response;
+use karmadactl_apimachinery::managed_fields::{self, conflict_error, last_applied};
+use karmadactl_apimachinery::{ApiError, BadValue, Cause, StatusReason, check_result};
 use serde_json::Value;
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::managed_fields::{self, conflict_error, last_applied};
-use karmadactl_apimachinery::{ApiError, BadValue, Cause, StatusReason, check_result};
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

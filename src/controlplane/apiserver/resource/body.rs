@@ -1,10 +1,10 @@
 //! Request bodies: JSON, YAML or protobuf objects, checked for the kind and version the URL names.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
 use crate::controlplane::protobuf;
 use crate::controlplane::registry::{ResourceDef, Source};
-use karmadactl_apimachinery::ApiError;
 
 use super::super::dispatch::Call;
 

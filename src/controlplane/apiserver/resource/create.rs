@@ -4,10 +4,10 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, Cause};
 use serde_json::Value;
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::{ApiError, Cause};
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

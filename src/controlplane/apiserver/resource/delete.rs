@@ -11,11 +11,11 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::ApiError;
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

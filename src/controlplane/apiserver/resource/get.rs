@@ -3,9 +3,9 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::ApiError;
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

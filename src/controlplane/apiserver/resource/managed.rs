@@ -2,10 +2,10 @@
 //! which version and subresource, and the kind's list semantics.
 
 use axum::http::header;
-
-use crate::controlplane::registry::{ResourceDef, Source};
 use karmadactl_apimachinery::managed_fields::{self, Context, Shape};
 use karmadactl_apimachinery::strategic;
+
+use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::Call;
 

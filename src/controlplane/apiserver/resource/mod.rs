@@ -23,9 +23,9 @@ pub use body::{decode_bytes, decode_object};
 use std::sync::Arc;
 
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::{ApiError, StatusReason};
 
 use super::dispatch::Call;
 use super::special;

@@ -5,12 +5,12 @@
 use axum::response::Response;
 
 use karmadactl_apimachinery::strategic::{self, TypeSchema};
-use serde_json::Value;
-
-use crate::controlplane::registry::{ResourceDef, Source};
 use karmadactl_apimachinery::{
     ApiError, Cause, apply_json_patch_within, apply_merge_patch, apply_strategic_merge_patch, check_result,
 };
+use serde_json::Value;
+
+use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

@@ -4,10 +4,10 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, BadValue, Cause};
 use serde_json::{Value, json};
 
 use crate::controlplane::registry::{ResourceDef, Source};
-use karmadactl_apimachinery::{ApiError, BadValue, Cause};
 
 use super::super::dispatch::{Call, json_response};
 use super::super::state::ApiState;

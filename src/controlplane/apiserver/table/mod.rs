@@ -8,10 +8,10 @@ pub mod printers;
 mod stored;
 
 use jiff::Timestamp;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 use serde_json::{Map, Value};
 
 use crate::controlplane::registry::ResourceDef;
-use karmadactl_apimachinery::{ApiError, StatusReason};
 
 pub use negotiate::{IncludeObject, MetaVersion, Output, TableOptions, negotiate};
 use printers::Convertor;

@@ -4,10 +4,10 @@
 //! conversion; clauses are tried in order of their `q` and the first one the server can answer
 //! wins, as kube-apiserver's content negotiation does.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
 use crate::controlplane::registry::validation::FieldError;
-use karmadactl_apimachinery::ApiError;
 
 /// The `meta.k8s.io` version a conversion was asked in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

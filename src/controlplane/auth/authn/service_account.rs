@@ -3,6 +3,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::Timestamp;
+use karmadactl_pki::PrivateKey;
 use ring::rand::{SecureRandom, SystemRandom};
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
 use serde::Serialize;
@@ -12,7 +13,6 @@ use super::jwt;
 use super::sa_payload::{BoundPayload, KubernetesClaims, LegacyPayload, RawClaims, Ref, bound_claims, legacy_claims};
 use super::user::service_account_username;
 use crate::controlplane::auth::AuthError;
-use karmadactl_pki::PrivateKey;
 
 pub use super::sa_claims::{BoundObject, ServiceAccountClaims, ServiceAccountTokenKind};
 

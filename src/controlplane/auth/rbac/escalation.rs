@@ -7,13 +7,13 @@
 // resource-name rule differs (a sub-rule without a name needs an owner rule without names).
 
 use k8s_openapi::api::rbac::v1::PolicyRule;
+use karmadactl_apimachinery::go_quote;
 
 use super::Attributes;
 use super::authorize::review_rules;
 use super::rules::rule_allows;
 use super::snapshot::RbacSnapshot;
 use crate::controlplane::auth::authn::UserInfo;
-use karmadactl_apimachinery::go_quote;
 
 /// What a user with every permission holds; needed to set a ClusterRole's aggregationRule.
 pub fn full_authority() -> Vec<PolicyRule> {

@@ -11,6 +11,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{Api, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
@@ -20,9 +23,6 @@ use super::bindings::set_condition;
 use super::context::{Engine, Scope, WorkKey};
 use super::detector::gvk_of;
 use super::names;
-use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
-use karmadactl_karmada_api::wellknown;
-use karmadactl_karmada_api::work::Work;
 
 /// What was last applied for each Work, so that the Work's own status updates do not apply
 /// it again.

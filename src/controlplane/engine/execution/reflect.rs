@@ -3,6 +3,9 @@
 
 use std::sync::Arc;
 
+use karmadactl_karmada_api::work::Work;
+use karmadactl_karmada_api::work::health::ResourceHealth;
+use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier};
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
 
@@ -11,9 +14,6 @@ use crate::controlplane::engine::detector::gvk_of;
 use crate::controlplane::engine::execution::{owned_by, work_id};
 use crate::controlplane::engine::names;
 use crate::controlplane::engine::workload;
-use karmadactl_karmada_api::work::Work;
-use karmadactl_karmada_api::work::health::ResourceHealth;
-use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier};
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String> {
     let Some(work) = engine.work(key) else {

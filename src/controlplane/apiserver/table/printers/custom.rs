@@ -3,10 +3,10 @@
 //! A version without columns gets an `Age` column.
 
 use jiff::Timestamp;
+use karmadactl_apimachinery::JsonPath;
 use serde_json::{Value, json};
 
 use crate::controlplane::registry::PrinterColumn;
-use karmadactl_apimachinery::JsonPath;
 
 use super::Row;
 use super::cells::{name, since};
