@@ -44,7 +44,7 @@ pub enum DurationError {
 
 /// Parses Go's duration syntax into signed nanoseconds, exactly as `time.ParseDuration` does:
 /// `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, or `0` alone, with units ns, us, µs, μs, ms, s, m, h.
-pub fn parse_go_duration(input: &str) -> Result<i64, DurationError> {
+pub(crate) fn parse_go_duration(input: &str) -> Result<i64, DurationError> {
     let invalid = || DurationError::Invalid { input: input.to_owned() };
     let mut s = input;
     let mut negative = false;

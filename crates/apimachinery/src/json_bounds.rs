@@ -33,7 +33,7 @@ pub fn depth(v: &Value) -> usize {
 
 /// The length of `v`'s compact JSON encoding, or None as soon as it would exceed `limit`.
 /// `v` must already be known to nest at most [`MAX_DEPTH`] levels (the encoder recurses).
-pub fn encoded_len_within(v: &Value, limit: usize) -> Option<usize> {
+pub(crate) fn encoded_len_within(v: &Value, limit: usize) -> Option<usize> {
     let mut counter = Counter { count: 0, limit };
     serde_json::to_writer(&mut counter, v).ok().map(|()| counter.count)
 }

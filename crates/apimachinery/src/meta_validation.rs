@@ -57,7 +57,7 @@ impl NameRule {
 }
 
 /// Longest member cluster name Karmada accepts.
-pub const MAX_CLUSTER_NAME: usize = 48;
+pub(crate) const MAX_CLUSTER_NAME: usize = 48;
 
 /// Characters SimpleNameGenerator draws its suffix from (no vowels, no confusable digits).
 const NAME_SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";

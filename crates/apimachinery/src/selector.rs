@@ -197,7 +197,7 @@ impl LabelSelector {
     }
 
     /// Builds a selector from requirements, sorting them by key as Selector.Add does.
-    pub fn from_requirements(mut requirements: Vec<Requirement>) -> Self {
+    pub(crate) fn from_requirements(mut requirements: Vec<Requirement>) -> Self {
         requirements.sort_by(|a, b| a.key.cmp(&b.key));
         Self { requirements }
     }

@@ -202,7 +202,7 @@ impl ApiError {
 
     /// 409 Conflict from server-side apply (apierrors.NewApplyConflict): the message names the
     /// conflicting fields, one `FieldManagerConflict` cause each.
-    pub fn apply_conflict(message: String, causes: Vec<Cause>) -> Self {
+    pub(crate) fn apply_conflict(message: String, causes: Vec<Cause>) -> Self {
         Self::with_details(409, StatusReason::Conflict, message, Details { causes, ..Details::default() })
     }
 
@@ -301,7 +301,7 @@ impl ApiError {
     }
 
     /// 413: `Request entity too large: <msg>`.
-    pub fn request_entity_too_large_msg(msg: &str) -> Self {
+    pub(crate) fn request_entity_too_large_msg(msg: &str) -> Self {
         Self::new(413, StatusReason::RequestEntityTooLarge, format!("Request entity too large: {msg}"))
     }
 

@@ -11,7 +11,7 @@ use serde_saphyr::granit_parser::{Event, Parser};
 
 /// The most scalar bytes a YAML body may hold once its aliases are expanded: well above the
 /// 3 MiB a body may have, far below what would strain the server.
-pub const MAX_EXPANDED_BYTES: usize = 8 * 1024 * 1024;
+pub(crate) const MAX_EXPANDED_BYTES: usize = 8 * 1024 * 1024;
 
 /// Decodes a YAML document into JSON, refusing one whose alias expansion passes the bound.
 pub fn from_yaml(text: &str) -> Result<Value, String> {

@@ -79,7 +79,7 @@ impl CertificateAuthority {
 
     /// Like [`CertificateAuthority::issue`] for an existing key (renewing a certificate
     /// without changing its key); `spec.key_algorithm` is ignored.
-    pub fn issue_for_key(&self, spec: &LeafSpec, key: &PrivateKey) -> Result<String, PkiError> {
+    pub(crate) fn issue_for_key(&self, spec: &LeafSpec, key: &PrivateKey) -> Result<String, PkiError> {
         let common_name = &spec.subject.common_name;
         let mut params = leaf_params(&spec.validity, &spec.extended_key_usages, common_name)?;
         params.subject_alt_names = dns_sans(&spec.dns_names)?;

@@ -56,7 +56,7 @@ impl CaPin {
     }
 
     /// The pin of the first certificate in `cert_pem`.
-    pub fn of_certificate(cert_pem: &str) -> Result<Self, PkiError> {
+    pub(crate) fn of_certificate(cert_pem: &str) -> Result<Self, PkiError> {
         let der = pem::first_der(cert_pem, "CA certificate", &["CERTIFICATE"])?;
         Self::of_der(&der)
     }

@@ -14,21 +14,21 @@ use subtle::ConstantTimeEq;
 use super::random;
 
 /// Upstream's pattern for a whole token (printed in messages).
-pub const TOKEN_PATTERN: &str = r"\A([a-z0-9]{6})\.([a-z0-9]{16})\z";
+pub(crate) const TOKEN_PATTERN: &str = r"\A([a-z0-9]{6})\.([a-z0-9]{16})\z";
 /// Upstream's pattern for a token ID.
-pub const TOKEN_ID_PATTERN: &str = r"\A([a-z0-9]{6})\z";
+pub(crate) const TOKEN_ID_PATTERN: &str = r"\A([a-z0-9]{6})\z";
 /// Upstream's pattern for an extra group.
-pub const GROUP_PATTERN: &str = r"\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z";
+pub(crate) const GROUP_PATTERN: &str = r"\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z";
 /// The group `token create` puts tokens in by default.
 pub const DEFAULT_GROUP: &str = "system:bootstrappers:karmada:default-cluster-token";
 /// The usages a token may have, in upstream's order.
-pub const KNOWN_USAGES: [&str; 2] = ["signing", "authentication"];
+pub(crate) const KNOWN_USAGES: [&str; 2] = ["signing", "authentication"];
 /// The Secret type of bootstrap tokens.
 pub const SECRET_TYPE: &str = "bootstrap.kubernetes.io/token";
 /// The namespace bootstrap token Secrets live in.
 pub const SECRET_NAMESPACE: &str = "kube-system";
 /// Secret names are this prefix and the token ID.
-pub const SECRET_NAME_PREFIX: &str = "bootstrap-token-";
+pub(crate) const SECRET_NAME_PREFIX: &str = "bootstrap-token-";
 
 const KEY_ID: &str = "token-id";
 const KEY_SECRET: &str = "token-secret";
@@ -217,7 +217,7 @@ pub fn random_chars(n: usize) -> Result<String, TokenError> {
 }
 
 /// Checks a token ID (`[a-z0-9]{6}`).
-pub fn parse_token_id(id: &str) -> Result<String, TokenError> {
+pub(crate) fn parse_token_id(id: &str) -> Result<String, TokenError> {
     if is_token_chars(id, ID_LEN) { Ok(id.to_owned()) } else { Err(TokenError::InvalidTokenId { id: id.to_owned() }) }
 }
 

@@ -57,7 +57,7 @@ impl Hub {
     }
 
     /// Publishes one commit's events. No receiver is not an error: nobody is watching.
-    pub fn publish(&self, events: Batch) {
+    pub(crate) fn publish(&self, events: Batch) {
         let _ = self.tx.send(events);
     }
 

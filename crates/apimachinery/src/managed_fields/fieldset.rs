@@ -132,7 +132,7 @@ impl Set {
     }
 
     /// Whether the set holds `path` or anything below it.
-    pub fn contains_prefix(&self, path: &[PathElement]) -> bool {
+    pub(crate) fn contains_prefix(&self, path: &[PathElement]) -> bool {
         match path {
             [] => !self.is_empty(),
             [last] => self.members.contains(last) || self.children.get(last).is_some_and(|c| !c.is_empty()),
@@ -153,7 +153,7 @@ impl Set {
         }
     }
 
-    pub fn union_with(&mut self, other: &Set) {
+    pub(crate) fn union_with(&mut self, other: &Set) {
         self.members.extend(other.members.iter().cloned());
         for (pe, child) in &other.children {
             self.children.entry(pe.clone()).or_default().union_with(child);
@@ -187,7 +187,7 @@ impl Set {
     }
 
     /// Paths in both sets.
-    pub fn intersection(&self, other: &Set) -> Set {
+    pub(crate) fn intersection(&self, other: &Set) -> Set {
         let mut out = Set::new();
         for m in &self.members {
             if other.members.contains(m) {
@@ -246,7 +246,7 @@ impl Set {
     }
 
     /// The `fieldsV1` JSON object.
-    pub fn to_fields_v1(&self) -> Value {
+    pub(crate) fn to_fields_v1(&self) -> Value {
         let mut out = Map::new();
         let mut elements: BTreeSet<&PathElement> = self.members.iter().collect();
         elements.extend(self.children.iter().filter(|(_, c)| !c.is_empty()).map(|(pe, _)| pe));
@@ -270,7 +270,7 @@ impl Set {
     }
 
     /// Reads a `fieldsV1` object; entries that do not parse are skipped.
-    pub fn from_fields_v1(v: &Value) -> Set {
+    pub(crate) fn from_fields_v1(v: &Value) -> Set {
         let mut set = Set::new();
         let Value::Object(m) = v else { return set };
         for (k, inner) in m {

@@ -9,7 +9,7 @@ use super::Context;
 use super::conflicts::Conflict;
 use super::walk::{Mode, fields_of};
 
-pub const ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
+pub(crate) const ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// The only manager the bridge applies to (others opt out by using another name).
 const KUBECTL: &str = "kubectl";

@@ -96,7 +96,7 @@ impl Context<'_> {
     }
 
     /// `full` with its tracked part replaced by `tracked`.
-    pub fn untrack(&self, full: &Value, tracked: Value) -> Value {
+    pub(crate) fn untrack(&self, full: &Value, tracked: Value) -> Value {
         if self.subresource == "status" {
             let mut out = full.clone();
             if let Value::Object(m) = &mut out {

@@ -50,7 +50,7 @@ pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
 }
 
 /// The union of the sets of every entry but the ones `skip` picks.
-pub fn owned_by_others(list: &[Entry], skip: impl Fn(&Entry) -> bool) -> Set {
+pub(crate) fn owned_by_others(list: &[Entry], skip: impl Fn(&Entry) -> bool) -> Set {
     let mut all = Set::new();
     for e in list.iter().filter(|e| !skip(e)) {
         all.union_with(&e.set);

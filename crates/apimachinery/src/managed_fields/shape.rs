@@ -93,7 +93,7 @@ impl<'a> Shape<'a> {
     }
 
     /// Whether an object here is replaced and owned whole.
-    pub fn atomic_object(&self) -> bool {
+    pub(crate) fn atomic_object(&self) -> bool {
         match self {
             Shape::Unknown => false,
             Shape::Builtin { atomic, .. } => *atomic,
@@ -104,7 +104,7 @@ impl<'a> Shape<'a> {
     }
 
     /// How a list here is merged.
-    pub fn list_type(&self) -> ListType {
+    pub(crate) fn list_type(&self) -> ListType {
         match self {
             Shape::Unknown => ListType::Atomic,
             Shape::Builtin { field, .. } => match field {
@@ -157,7 +157,7 @@ impl ListType {
         Some(super::fieldset::PathElement::key(fields))
     }
 
-    pub fn is_keyed(&self) -> bool {
+    pub(crate) fn is_keyed(&self) -> bool {
         matches!(self, ListType::Map(_) | ListType::CrdMap(_))
     }
 }

@@ -20,36 +20,36 @@ pub enum SmpError {
 }
 
 impl SmpError {
-    pub fn bad_json_doc() -> Self {
+    pub(crate) fn bad_json_doc() -> Self {
         Self::BadRequest("invalid JSON document".into())
     }
 
-    pub fn no_list_of_lists() -> Self {
+    pub(crate) fn no_list_of_lists() -> Self {
         Self::Unprocessable("lists of lists are not supported".into())
     }
 
-    pub fn bad_primitive_list() -> Self {
+    pub(crate) fn bad_primitive_list() -> Self {
         Self::BadRequest("invalid patch format of primitive list".into())
     }
 
-    pub fn bad_retain_keys() -> Self {
+    pub(crate) fn bad_retain_keys() -> Self {
         Self::BadRequest("invalid patch format of retainKeys".into())
     }
 
-    pub fn bad_set_element_order() -> Self {
+    pub(crate) fn bad_set_element_order() -> Self {
         Self::BadRequest("invalid patch format of setElementOrder list".into())
     }
 
-    pub fn no_merge_key(item: &Value, key: &str) -> Self {
+    pub(crate) fn no_merge_key(item: &Value, key: &str) -> Self {
         Self::BadRequest(format!("map: {} does not contain declared merge key: {key}", go_value(item)))
     }
 
-    pub fn bad_patch_type(directive: &Value, map: &Value) -> Self {
+    pub(crate) fn bad_patch_type(directive: &Value, map: &Value) -> Self {
         Self::BadRequest(format!("unknown patch type: {} in map: {}", go_value(directive), go_value(map)))
     }
 
     /// `expected a <expected>, but received a <actual's Go type>`.
-    pub fn bad_arg_type(expected: &str, actual: &Value) -> Self {
+    pub(crate) fn bad_arg_type(expected: &str, actual: &Value) -> Self {
         Self::BadRequest(format!("expected a {expected}, but received a {}", go_type(actual)))
     }
 

@@ -28,7 +28,7 @@ pub enum Strategy {
 
 impl Strategy {
     /// The list-level strategy the server applies (`retainKeys` only affects how clients diff).
-    pub fn merges_lists(self) -> bool {
+    pub(crate) fn merges_lists(self) -> bool {
         matches!(self, Strategy::Merge | Strategy::MergeRetainKeys)
     }
 
@@ -111,12 +111,12 @@ pub static DAEMON_SET: TypeSchema = TypeSchema {
     ],
 };
 
-pub static DAEMON_SET_SPEC: TypeSchema = TypeSchema {
+pub(crate) static DAEMON_SET_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.DaemonSetSpec",
     fields: &[FieldMeta { name: "template", strategy: Strategy::None, merge_key: None, ty: Some(&POD_TEMPLATE_SPEC) }],
 };
 
-pub static DAEMON_SET_STATUS: TypeSchema = TypeSchema {
+pub(crate) static DAEMON_SET_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.DaemonSetStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
@@ -130,7 +130,7 @@ pub static DEPLOYMENT: TypeSchema = TypeSchema {
     ],
 };
 
-pub static DEPLOYMENT_SPEC: TypeSchema = TypeSchema {
+pub(crate) static DEPLOYMENT_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.DeploymentSpec",
     fields: &[
         FieldMeta { name: "strategy", strategy: Strategy::RetainKeys, merge_key: None, ty: None },
@@ -138,7 +138,7 @@ pub static DEPLOYMENT_SPEC: TypeSchema = TypeSchema {
     ],
 };
 
-pub static DEPLOYMENT_STATUS: TypeSchema = TypeSchema {
+pub(crate) static DEPLOYMENT_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.DeploymentStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
@@ -152,12 +152,12 @@ pub static REPLICA_SET: TypeSchema = TypeSchema {
     ],
 };
 
-pub static REPLICA_SET_SPEC: TypeSchema = TypeSchema {
+pub(crate) static REPLICA_SET_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.ReplicaSetSpec",
     fields: &[FieldMeta { name: "template", strategy: Strategy::None, merge_key: None, ty: Some(&POD_TEMPLATE_SPEC) }],
 };
 
-pub static REPLICA_SET_STATUS: TypeSchema = TypeSchema {
+pub(crate) static REPLICA_SET_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.ReplicaSetStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
@@ -171,17 +171,17 @@ pub static STATEFUL_SET: TypeSchema = TypeSchema {
     ],
 };
 
-pub static STATEFUL_SET_SPEC: TypeSchema = TypeSchema {
+pub(crate) static STATEFUL_SET_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.StatefulSetSpec",
     fields: &[FieldMeta { name: "template", strategy: Strategy::None, merge_key: None, ty: Some(&POD_TEMPLATE_SPEC) }],
 };
 
-pub static STATEFUL_SET_STATUS: TypeSchema = TypeSchema {
+pub(crate) static STATEFUL_SET_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.apps.v1.StatefulSetStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
 
-pub static SCALE: TypeSchema = TypeSchema {
+pub(crate) static SCALE: TypeSchema = TypeSchema {
     name: "io.k8s.api.autoscaling.v1.Scale",
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
@@ -194,7 +194,7 @@ pub static CRON_JOB: TypeSchema = TypeSchema {
     ],
 };
 
-pub static CRON_JOB_SPEC: TypeSchema = TypeSchema {
+pub(crate) static CRON_JOB_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.batch.v1.CronJobSpec",
     fields: &[FieldMeta {
         name: "jobTemplate",
@@ -213,17 +213,17 @@ pub static JOB: TypeSchema = TypeSchema {
     ],
 };
 
-pub static JOB_SPEC: TypeSchema = TypeSchema {
+pub(crate) static JOB_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.batch.v1.JobSpec",
     fields: &[FieldMeta { name: "template", strategy: Strategy::None, merge_key: None, ty: Some(&POD_TEMPLATE_SPEC) }],
 };
 
-pub static JOB_STATUS: TypeSchema = TypeSchema {
+pub(crate) static JOB_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.batch.v1.JobStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
 
-pub static JOB_TEMPLATE_SPEC: TypeSchema = TypeSchema {
+pub(crate) static JOB_TEMPLATE_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.batch.v1.JobTemplateSpec",
     fields: &[
         FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) },
@@ -269,7 +269,7 @@ pub static ENDPOINTS: TypeSchema = TypeSchema {
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
 
-pub static EPHEMERAL_CONTAINER: TypeSchema = TypeSchema {
+pub(crate) static EPHEMERAL_CONTAINER: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.EphemeralContainer",
     fields: &[
         FieldMeta { name: "env", strategy: Strategy::Merge, merge_key: Some("name"), ty: None },
@@ -279,7 +279,7 @@ pub static EPHEMERAL_CONTAINER: TypeSchema = TypeSchema {
     ],
 };
 
-pub static EPHEMERAL_VOLUME_SOURCE: TypeSchema = TypeSchema {
+pub(crate) static EPHEMERAL_VOLUME_SOURCE: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.EphemeralVolumeSource",
     fields: &[FieldMeta {
         name: "volumeClaimTemplate",
@@ -302,7 +302,7 @@ pub static NAMESPACE: TypeSchema = TypeSchema {
     ],
 };
 
-pub static NAMESPACE_STATUS: TypeSchema = TypeSchema {
+pub(crate) static NAMESPACE_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.NamespaceStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
@@ -316,12 +316,12 @@ pub static NODE: TypeSchema = TypeSchema {
     ],
 };
 
-pub static NODE_SPEC: TypeSchema = TypeSchema {
+pub(crate) static NODE_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.NodeSpec",
     fields: &[FieldMeta { name: "podCIDRs", strategy: Strategy::Merge, merge_key: None, ty: None }],
 };
 
-pub static NODE_STATUS: TypeSchema = TypeSchema {
+pub(crate) static NODE_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.NodeStatus",
     fields: &[
         FieldMeta { name: "addresses", strategy: Strategy::Merge, merge_key: Some("type"), ty: None },
@@ -347,7 +347,7 @@ pub static PERSISTENT_VOLUME_CLAIM_STATUS: TypeSchema = TypeSchema {
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
 
-pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: TypeSchema = TypeSchema {
+pub(crate) static PERSISTENT_VOLUME_CLAIM_TEMPLATE: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.PersistentVolumeClaimTemplate",
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
@@ -361,7 +361,7 @@ pub static POD: TypeSchema = TypeSchema {
     ],
 };
 
-pub static POD_SPEC: TypeSchema = TypeSchema {
+pub(crate) static POD_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.PodSpec",
     fields: &[
         FieldMeta { name: "containers", strategy: Strategy::Merge, merge_key: Some("name"), ty: Some(&CONTAINER) },
@@ -386,7 +386,7 @@ pub static POD_SPEC: TypeSchema = TypeSchema {
     ],
 };
 
-pub static POD_STATUS: TypeSchema = TypeSchema {
+pub(crate) static POD_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.PodStatus",
     fields: &[
         FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None },
@@ -401,7 +401,7 @@ pub static POD_STATUS: TypeSchema = TypeSchema {
     ],
 };
 
-pub static POD_TEMPLATE_SPEC: TypeSchema = TypeSchema {
+pub(crate) static POD_TEMPLATE_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.PodTemplateSpec",
     fields: &[
         FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) },
@@ -431,17 +431,17 @@ pub static SERVICE_ACCOUNT: TypeSchema = TypeSchema {
     ],
 };
 
-pub static SERVICE_SPEC: TypeSchema = TypeSchema {
+pub(crate) static SERVICE_SPEC: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.ServiceSpec",
     fields: &[FieldMeta { name: "ports", strategy: Strategy::Merge, merge_key: Some("port"), ty: None }],
 };
 
-pub static SERVICE_STATUS: TypeSchema = TypeSchema {
+pub(crate) static SERVICE_STATUS: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.ServiceStatus",
     fields: &[FieldMeta { name: "conditions", strategy: Strategy::Merge, merge_key: Some("type"), ty: None }],
 };
 
-pub static VOLUME: TypeSchema = TypeSchema {
+pub(crate) static VOLUME: TypeSchema = TypeSchema {
     name: "io.k8s.api.core.v1.Volume",
     fields: &[FieldMeta {
         name: "ephemeral",
@@ -451,7 +451,7 @@ pub static VOLUME: TypeSchema = TypeSchema {
     }],
 };
 
-pub static CLUSTER_ROLE: TypeSchema = TypeSchema {
+pub(crate) static CLUSTER_ROLE: TypeSchema = TypeSchema {
     name: "io.k8s.api.rbac.v1.ClusterRole",
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
@@ -492,7 +492,7 @@ pub static ROLE_BINDING: TypeSchema = TypeSchema {
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };
 
-pub static CUSTOM_RESOURCE_DEFINITION: TypeSchema = TypeSchema {
+pub(crate) static CUSTOM_RESOURCE_DEFINITION: TypeSchema = TypeSchema {
     name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
     fields: &[FieldMeta { name: "metadata", strategy: Strategy::None, merge_key: None, ty: Some(&OBJECT_META) }],
 };

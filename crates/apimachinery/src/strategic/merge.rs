@@ -73,7 +73,7 @@ fn go_type(v: &Value) -> GoType {
 }
 
 /// Go's `mergeMap`: merges `patch` into `original` under the schema `ty`.
-pub fn merge_map(
+pub(crate) fn merge_map(
     mut original: Map<String, Value>,
     mut patch: Map<String, Value>,
     ty: Option<&'static TypeSchema>,

@@ -11,7 +11,7 @@ use super::errors::SmpError;
 
 /// Items compared as maps (by merge key) or as themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ItemKind {
+pub(crate) enum ItemKind {
     Map,
     Scalar,
 }
@@ -32,7 +32,7 @@ fn index(list: &[Value], val: &Value, merge_key: &str, kind: ItemKind) -> Option
 }
 
 /// Go's `deduplicateScalars`: drops repeats by swapping in the last item (order changes).
-pub fn dedupe_scalars(mut s: Vec<Value>) -> Vec<Value> {
+pub(crate) fn dedupe_scalars(mut s: Vec<Value>) -> Vec<Value> {
     let mut length = s.len() as isize - 1;
     let mut i = 0isize;
     while i < length {
@@ -52,12 +52,16 @@ pub fn dedupe_scalars(mut s: Vec<Value>) -> Vec<Value> {
 }
 
 /// Splits `merged` into the primitives present in `by` and the rest, keeping order.
-pub fn partition_primitives(merged: Vec<Value>, by: &[Value]) -> (Vec<Value>, Vec<Value>) {
+pub(crate) fn partition_primitives(merged: Vec<Value>, by: &[Value]) -> (Vec<Value>, Vec<Value>) {
     merged.into_iter().partition(|v| by.contains(v))
 }
 
 /// Splits `merged` into the maps whose merge key value appears in `by` and the rest.
-pub fn partition_maps(merged: Vec<Value>, by: &[Value], merge_key: &str) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
+pub(crate) fn partition_maps(
+    merged: Vec<Value>,
+    by: &[Value],
+    merge_key: &str,
+) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
     let mut patch = Vec::new();
     let mut server_only = Vec::new();
     for v in merged {
@@ -85,7 +89,7 @@ pub fn find_map(list: &[Value], key: &str, value: &Value) -> Result<Option<usize
 
 /// Go's `normalizeElementOrder`: sorts the patch items by `patch_order` and the server-only items
 /// by `server_order`, then interleaves them.
-pub fn normalize_element_order(
+pub(crate) fn normalize_element_order(
     patch: Vec<Value>,
     server_only: Vec<Value>,
     patch_order: &[Value],
@@ -126,7 +130,7 @@ fn normalize_slice_order(
 }
 
 /// Go's `extractToDeleteItems`: (items to keep, items marked `$patch: delete`).
-pub fn split_deletes(list: Vec<Value>) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
+pub(crate) fn split_deletes(list: Vec<Value>) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
     let mut keep = Vec::new();
     let mut delete = Vec::new();
     for v in list {
@@ -176,7 +180,7 @@ fn merge_sorted(
 }
 
 /// Go's `sort.SliceStable`: insertion sort over blocks of 20, then in-place symmetric merges.
-pub fn go_stable_sort<T>(data: &mut [T], less: impl Fn(&T, &T) -> bool) {
+pub(crate) fn go_stable_sort<T>(data: &mut [T], less: impl Fn(&T, &T) -> bool) {
     let n = data.len();
     let mut block = 20;
     let (mut a, mut b) = (0, block);

@@ -36,7 +36,7 @@ impl Health {
         *slot = Some(reason);
     }
 
-    pub fn recovered(&self) {
+    pub(crate) fn recovered(&self) {
         let mut slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if slot.take().is_some() {
             tracing::warn!("the store can write again");
