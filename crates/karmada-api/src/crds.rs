@@ -92,7 +92,7 @@ pub fn files() -> Vec<(String, String)> {
 pub fn to_yaml(crd: &CustomResourceDefinition) -> String {
     let body = serde_saphyr::to_string(crd).expect("a CRD serialises to YAML");
     format!(
-        "# Generated from src/karmada/api; regenerate with `UPDATE_GENERATED=1 cargo test --test karmada_crds`.\n{body}"
+        "# Generated from crates/karmada-api; regenerate with `UPDATE_GENERATED=1 cargo test --test karmada_crds`.\n{body}"
     )
 }
 
