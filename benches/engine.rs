@@ -24,8 +24,8 @@ use kube::runtime::watcher;
 use serde_json::json;
 
 use karmadactl::controlplane::engine::scheduler::{ScheduleInput, schedule};
-use karmadactl::karmada::api::cluster::Cluster;
-use karmadactl::karmada::api::policy::placement::Placement;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::Placement;
 
 const MEMBERS: usize = 10;
 const CLUSTERS: usize = 100;

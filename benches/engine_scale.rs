@@ -38,7 +38,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::api::{Api, DynamicObject, PostParams};
 use serde_json::json;
 
-use karmadactl::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 use members::{Member, wait_counts};
 use process::{CpuShare, Proc, cpu_seconds};
 

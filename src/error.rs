@@ -97,7 +97,7 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = e.hint();
             break;
         }
-        if let Some(e) = cause.downcast_ref::<crate::pki::PkiError>() {
+        if let Some(e) = cause.downcast_ref::<karmadactl_pki::PkiError>() {
             hint = e.hint();
             break;
         }
@@ -105,7 +105,7 @@ pub fn classify(err: &anyhow::Error) -> Report {
             hint = e.hint();
             break;
         }
-        if let Some(e) = cause.downcast_ref::<crate::pki::token::TokenError>() {
+        if let Some(e) = cause.downcast_ref::<karmadactl_pki::token::TokenError>() {
             hint = e.hint();
             break;
         }

@@ -7,18 +7,14 @@ pub mod build_info;
 pub mod cli;
 pub mod cmd;
 pub mod controlplane;
-pub mod duration;
 pub mod error;
-pub mod karmada;
 pub mod kubeconfig;
 pub mod local_plane;
 pub mod membership;
 pub mod output;
-pub mod pki;
 pub mod printer;
 pub mod private_files;
 pub mod pull;
 pub mod validation;
-pub mod wellknown;
 
 pub use cli::run;

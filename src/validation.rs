@@ -1,7 +1,7 @@
 //! Kubernetes name rules used before anything is sent: DNS-1123 labels and cluster names.
 //! Messages follow k8s.io/apimachinery's validation wording, since users know them.
 
-use crate::wellknown::MAX_CLUSTER_NAME_LEN;
+use karmadactl_karmada_api::wellknown::MAX_CLUSTER_NAME_LEN;
 
 const DNS1123_LABEL_MAX: usize = 63;
 
@@ -45,6 +45,13 @@ pub fn cluster_name(name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_agree_with_apimachinery() {
+        for v in ["ok", "-x", "x-", "X", "", "a_b"] {
+            assert_eq!(karmadactl_apimachinery::is_dns1123_label(v), dns1123_label(v), "{v}");
+        }
+    }
 
     #[test]
     fn labels() {

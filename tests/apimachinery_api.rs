@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Status as K8sStatus};
-use karmadactl::controlplane::apimachinery::{
+use karmadactl_apimachinery::{
     ApiError, Cause, FieldSelector, LabelSelector, NameRule, OPTIMISTIC_LOCK_ERROR_MSG, RequestInfo, apply_json_patch,
     apply_merge_patch, validate_object_meta,
 };

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use common::plane::Plane;
 use karmadactl::kubeconfig::{KubeconfigBuilder, write_file};
-use karmadactl::pki::{CertificateAuthority, LeafSpec, Validity};
+use karmadactl_pki::{CertificateAuthority, LeafSpec, Validity};
 use rustls::pki_types::pem::PemObject;
 
 /// A kubeconfig for the plane that trusts its CA, with the given credentials.

@@ -441,9 +441,9 @@ spec:
 fn rbac_certificates_leases_and_default_tables() {
     let plane = Plane::start();
     // A real request: the client signer's admission parses it, as kube's does.
-    let key = karmadactl::pki::PrivateKey::generate(karmadactl::pki::KeyAlgorithm::EcdsaP256).unwrap();
-    let subject = karmadactl::pki::Subject { common_name: "alice".into(), organizations: vec!["devs".into()] };
-    let pem = karmadactl::pki::create_csr(&key, &subject).unwrap();
+    let key = karmadactl_pki::PrivateKey::generate(karmadactl_pki::KeyAlgorithm::EcdsaP256).unwrap();
+    let subject = karmadactl_pki::Subject { common_name: "alice".into(), organizations: vec!["devs".into()] };
+    let pem = karmadactl_pki::create_csr(&key, &subject).unwrap();
     let request = {
         use base64::Engine as _;
         base64::engine::general_purpose::STANDARD.encode(pem)

@@ -11,8 +11,8 @@ use karmadactl::controlplane::auth::{
     AuthError, BearerKind, BoundObject, BoundTokenSpec, ServiceAccountTokenKind, ServiceAccountTokens,
     authenticate_bootstrap_token, bearer_kind, key_id_for,
 };
-use karmadactl::pki::token::{BootstrapToken, TokenSecret};
-use karmadactl::pki::{KeyAlgorithm, PrivateKey};
+use karmadactl_pki::token::{BootstrapToken, TokenSecret};
+use karmadactl_pki::{KeyAlgorithm, PrivateKey};
 use serde_json::{Value, json};
 
 const ISSUER: &str = "https://kubernetes.default.svc.cluster.local";

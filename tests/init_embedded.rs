@@ -121,7 +121,7 @@ fn init_starts_a_background_plane_that_kubectl_can_use() {
         )
     );
     let ca = std::fs::read_to_string(site.data.join("pki/ca.crt")).unwrap();
-    assert_eq!(hash, karmadactl::pki::ca_cert_hash(&ca).unwrap());
+    assert_eq!(hash, karmadactl_pki::ca_cert_hash(&ca).unwrap());
 
     let ns = site.kubectl(&["get", "namespaces", "-o", "name"]);
     assert_eq!(ns.code, 0, "{}", ns.stderr);
@@ -195,8 +195,8 @@ fn cluster_info_is_readable_anonymously_and_signed_for_the_token() {
     assert!(kubeconfig.contains(&format!("server: {server}")), "{kubeconfig}");
     let (id, secret) = token.split_once('.').unwrap();
     let jws = cm["data"][format!("jws-kubeconfig-{id}")].as_str().expect("a signature for the token");
-    assert!(karmadactl::pki::jws::verify_detached(kubeconfig, jws, id, secret), "the signature verifies");
-    assert!(!karmadactl::pki::jws::verify_detached(kubeconfig, jws, id, "0000000000000000"));
+    assert!(karmadactl_pki::jws::verify_detached(kubeconfig, jws, id, secret), "the signature verifies");
+    assert!(!karmadactl_pki::jws::verify_detached(kubeconfig, jws, id, "0000000000000000"));
 
     // The same without any Authorization header at all.
     let raw = raw_get(&server, &ca, "/api/v1/namespaces/kube-public/configmaps/cluster-info");

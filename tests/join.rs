@@ -290,18 +290,18 @@ fn join_fails_before_touching_the_plane_when_the_member_cannot_be_reached() {
     assert_plane_untouched(&plane);
 
     // A client certificate signed by the member's CA that expired yesterday.
-    let ca = karmadactl::pki::CertificateAuthority::from_pem(
+    let ca = karmadactl_pki::CertificateAuthority::from_pem(
         &std::fs::read_to_string(m1.data_dir.join("pki/ca.crt")).unwrap(),
         &std::fs::read_to_string(m1.data_dir.join("pki/ca.key")).unwrap(),
     )
     .unwrap();
     let now = jiff::Timestamp::now();
-    let validity = karmadactl::pki::Validity::new(
+    let validity = karmadactl_pki::Validity::new(
         now - jiff::SignedDuration::from_hours(48),
         now - jiff::SignedDuration::from_hours(24),
     )
     .unwrap();
-    let spec = karmadactl::pki::LeafSpec::client("member1-admin", vec!["system:masters".into()], validity);
+    let spec = karmadactl_pki::LeafSpec::client("member1-admin", vec!["system:masters".into()], validity);
     let cert = ca.issue(&spec).unwrap();
     let expired = edited_kubeconfig(
         dir.path(),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use common::plane::Plane;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use karmadactl::controlplane::registry::{CrdValidator, validate_crd};
-use karmadactl::karmada::crds;
+use karmadactl_karmada_api::crds;
 use serde_json::{Value, json};
 
 fn root() -> PathBuf {
@@ -326,7 +326,7 @@ fn kubectl_installs_the_generated_crds_and_every_policy_sample_applies() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_clients_round_trip_and_a_wrongly_typed_policy_is_a_422_naming_the_field() {
-    use karmadactl::karmada::api::policy::{PropagationPolicy, PropagationSpec};
+    use karmadactl_karmada_api::policy::{PropagationPolicy, PropagationSpec};
     use kube::api::{Api, DynamicObject, PostParams};
     use kube::core::GroupVersionKind;
 

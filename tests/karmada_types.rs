@@ -5,14 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use karmadactl::controlplane::registry::CrdValidator;
-use karmadactl::karmada::api::cluster::{self, Cluster};
-use karmadactl::karmada::api::policy::{
+use karmadactl_karmada_api::cluster::{self, Cluster};
+use karmadactl_karmada_api::crds;
+use karmadactl_karmada_api::policy::{
     ClusterOverridePolicy, ClusterPropagationPolicy, OverridePolicy, PropagationPolicy,
 };
-use karmadactl::karmada::api::work::binding_v1alpha1;
-use karmadactl::karmada::api::work::{ClusterResourceBinding, ResourceBinding, Work};
-use karmadactl::karmada::api::{DecodeError, decode};
-use karmadactl::karmada::crds;
+use karmadactl_karmada_api::work::binding_v1alpha1;
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding, Work};
+use karmadactl_karmada_api::{DecodeError, decode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};

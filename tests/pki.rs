@@ -7,8 +7,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use jiff::Timestamp;
-use karmadactl::pki::{
-    self, CaSpec, CertificateAuthority, ExtendedKeyUsage, KeyAlgorithm, LeafSpec, PemPair, PkiError, Subject, Validity,
+use karmadactl_pki::{
+    CaSpec, CertificateAuthority, ExtendedKeyUsage, KeyAlgorithm, LeafSpec, PemPair, PkiError, Subject, Validity,
 };
 use tempfile::TempDir;
 
@@ -88,9 +88,9 @@ fn ecdsa_ca_pin_matches_openssl() {
     let dir = TempDir::new().unwrap();
     let ca = ca(dir.path(), KeyAlgorithm::EcdsaP256);
     let expected = openssl_pin(dir.path(), "ca.crt");
-    assert_eq!(pki::ca_cert_hash(ca.cert_pem()).unwrap(), expected);
+    assert_eq!(karmadactl_pki::ca_cert_hash(ca.cert_pem()).unwrap(), expected);
     assert_eq!(ca.ca_cert_hash(), expected);
-    let pin: pki::CaPin = expected.to_uppercase().replace("SHA256", "sha256").parse().unwrap();
+    let pin: karmadactl_pki::CaPin = expected.to_uppercase().replace("SHA256", "sha256").parse().unwrap();
     assert!(pin.matches_any(ca.cert_pem()).unwrap());
 }
 
@@ -100,7 +100,7 @@ fn ecdsa_ca_pin_matches_openssl() {
 fn rsa_ca_pin_matches_openssl_and_reloaded_key_issues() {
     let dir = TempDir::new().unwrap();
     let ca = ca(dir.path(), KeyAlgorithm::Rsa3072);
-    assert_eq!(pki::ca_cert_hash(ca.cert_pem()).unwrap(), openssl_pin(dir.path(), "ca.crt"));
+    assert_eq!(karmadactl_pki::ca_cert_hash(ca.cert_pem()).unwrap(), openssl_pin(dir.path(), "ca.crt"));
     let text = openssl(dir.path(), &["x509", "-in", "ca.crt", "-noout", "-text"]);
     assert!(text.contains("Public-Key: (3072 bit)"), "{text}");
     assert!(text.contains("sha256WithRSAEncryption"), "{text}");
@@ -148,7 +148,7 @@ fn openssl_csr_is_signed_with_the_signers_choices() {
         ],
     );
     let csr = fs::read_to_string(dir.path().join("leaf.csr")).unwrap();
-    let info = pki::inspect_csr(&csr).unwrap();
+    let info = karmadactl_pki::inspect_csr(&csr).unwrap();
     assert_eq!(info.subject.common_name, "system:karmada:agent:member1");
     assert_eq!(info.subject.organizations, vec!["system:karmada:agents"]);
     assert!(info.dns_names.is_empty() && !info.requests_ca);
@@ -204,7 +204,7 @@ fn csr_asking_for_a_ca_gets_a_leaf() {
         ],
     );
     let csr = fs::read_to_string(dir.path().join("evil.csr")).unwrap();
-    assert!(pki::inspect_csr(&csr).unwrap().requests_ca);
+    assert!(karmadactl_pki::inspect_csr(&csr).unwrap().requests_ca);
     let validity = around_now(Duration::from_secs(7200));
     let cert = ca.sign_csr(&csr, &validity, &[ExtendedKeyUsage::ClientAuth]).unwrap();
     fs::write(dir.path().join("evil.crt"), &cert).unwrap();
@@ -281,13 +281,13 @@ fn go_style_csr_with_several_groups_keeps_them_all() {
         ],
     );
     let csr = fs::read_to_string(dir.path().join("n.csr")).unwrap();
-    let mut groups = pki::inspect_csr(&csr).unwrap().subject.organizations;
+    let mut groups = karmadactl_pki::inspect_csr(&csr).unwrap().subject.organizations;
     groups.sort();
     assert_eq!(groups, vec!["system:bootstrappers", "system:nodes"]);
     let cert = ca.sign_csr(&csr, &around_now(Duration::from_secs(600)), &[ExtendedKeyUsage::ClientAuth]).unwrap();
     fs::write(dir.path().join("n.crt"), &cert).unwrap();
     verify(dir.path(), &["-purpose", "sslclient"], "n.crt");
-    let mut issued = pki::inspect_certificate(&cert).unwrap().subject.organizations;
+    let mut issued = karmadactl_pki::inspect_certificate(&cert).unwrap().subject.organizations;
     issued.sort();
     assert_eq!(issued, groups);
     // The subject is copied byte for byte, so openssl prints the same multi-valued RDN.
@@ -363,7 +363,7 @@ fn files_have_the_right_modes_and_load_back() {
     let pki_dir = dir.path().join("etc/karmada/pki");
     let ca = CertificateAuthority::generate(&CaSpec::new("karmada", around_now(Duration::from_secs(86400)))).unwrap();
     let pair = PemPair { cert_pem: ca.cert_pem().to_owned(), key_pem: ca.key_pem() };
-    let (cert_path, key_path) = pki::write_pair(&pki_dir, "ca", &pair).unwrap();
+    let (cert_path, key_path) = karmadactl_pki::write_pair(&pki_dir, "ca", &pair).unwrap();
     assert_eq!(cert_path, pki_dir.join("ca.crt"));
     assert_eq!(key_path, pki_dir.join("ca.key"));
     let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
@@ -376,7 +376,7 @@ fn files_have_the_right_modes_and_load_back() {
     assert!(shown.contains("CA:TRUE"), "{shown}");
     assert!(shown.contains("Digital Signature, Key Encipherment, Certificate Sign"), "{shown}");
 
-    let back = pki::read_pair(&pki_dir, "ca").unwrap();
+    let back = karmadactl_pki::read_pair(&pki_dir, "ca").unwrap();
     assert_eq!(back, pair);
     let reloaded = CertificateAuthority::from_pem(&back.cert_pem, &back.key_pem).unwrap();
     assert_eq!(reloaded.info().not_after, ca.info().not_after);
@@ -441,6 +441,6 @@ fn bad_input_gives_errors_not_panics() {
         assert!(text.starts_with("the certificate signing request") || text.contains("PEM"), "{text}");
         assert!(e.hint().is_some(), "{text}");
     }
-    let e = pki::ca_cert_hash("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").unwrap_err();
+    let e = karmadactl_pki::ca_cert_hash("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").unwrap_err();
     assert_eq!(e.to_string(), "the certificate could not be parsed");
 }

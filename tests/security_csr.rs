@@ -49,8 +49,8 @@ async fn setup() -> (Plane, PathBuf, Api<CertificateSigningRequest>) {
 
 /// A PEM certificate request for CN `cn`.
 fn request_pem(cn: &str) -> String {
-    let key = karmadactl::pki::PrivateKey::generate(Default::default()).unwrap();
-    karmadactl::pki::create_csr(&key, &karmadactl::pki::Subject::new(cn)).unwrap()
+    let key = karmadactl_pki::PrivateKey::generate(Default::default()).unwrap();
+    karmadactl_pki::create_csr(&key, &karmadactl_pki::Subject::new(cn)).unwrap()
 }
 
 fn csr(name: &str, signer: &str) -> CertificateSigningRequest {
@@ -87,7 +87,7 @@ fn with_certificate(mut csr: CertificateSigningRequest, pem: Option<&str>) -> Ce
 
 /// A certificate from a CA of the test's own, as PEM.
 fn some_certificate(cn: &str) -> String {
-    use karmadactl::pki::{CaSpec, CertificateAuthority, Validity};
+    use karmadactl_pki::{CaSpec, CertificateAuthority, Validity};
     let validity = Validity::from_now(std::time::Duration::from_secs(3600)).unwrap();
     CertificateAuthority::generate(&CaSpec::new(cn, validity)).unwrap().cert_pem().to_string()
 }

@@ -13,7 +13,7 @@ use k8s_openapi::api::authorization::v1::{ResourceAttributes, SelfSubjectAccessR
 use k8s_openapi::api::certificates::v1::{CertificateSigningRequest, CertificateSigningRequestCondition};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use karmadactl::kubeconfig::KubeconfigBuilder;
-use karmadactl::pki::{CertificateAuthority, LeafSpec, Validity};
+use karmadactl_pki::{CertificateAuthority, LeafSpec, Validity};
 use kube::api::{Patch, PatchParams, PostParams};
 use kube::{Api, Client};
 use serde_json::{Value, json};
@@ -400,9 +400,9 @@ async fn cluster_binding_writers_cannot_bind_cluster_admin() {
 /// A PEM certificate request for CN `cn` in organizations `orgs`, base64 for `spec.request`.
 fn request(cn: &str, orgs: &[&str]) -> String {
     use base64::Engine as _;
-    let key = karmadactl::pki::PrivateKey::generate(Default::default()).unwrap();
-    let subject = karmadactl::pki::Subject::new(cn).with_organizations(orgs.iter().copied());
-    let pem = karmadactl::pki::create_csr(&key, &subject).unwrap();
+    let key = karmadactl_pki::PrivateKey::generate(Default::default()).unwrap();
+    let subject = karmadactl_pki::Subject::new(cn).with_organizations(orgs.iter().copied());
+    let pem = karmadactl_pki::create_csr(&key, &subject).unwrap();
     base64::engine::general_purpose::STANDARD.encode(pem)
 }
 

@@ -414,8 +414,8 @@ fn the_plane_member_and_playground_files_are_owner_only() {
 async fn etcd_out_of_space_is_the_same_clear_error() {
     use bytes::Bytes;
     use common::etcd::EtcdCluster;
-    use karmadactl::controlplane::store::etcd::EtcdStore;
-    use karmadactl::controlplane::store::{EtcdConfig, Store, StoreError};
+    use karmadactl_store::etcd::EtcdStore;
+    use karmadactl_store::{EtcdConfig, Store, StoreError};
 
     let quota = ["--quota-backend-bytes", "2097152"];
     let cluster = tokio::task::spawn_blocking(move || EtcdCluster::start_with_args(1, None, &quota)).await.unwrap();

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use karmadactl::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
-use karmadactl::controlplane::store::{ListOptions, Revision, Store};
+use karmadactl_store::sqlite::{SqliteOptions, SqliteStore};
+use karmadactl_store::{ListOptions, Revision, Store};
 
 const CRASH_CHILD_ENV: &str = "KARMADACTL_STORE_CRASH_CHILD";
 const TASKS: usize = 8;

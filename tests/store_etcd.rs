@@ -8,9 +8,9 @@ mod common;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use karmadactl::controlplane::store::conformance::next_event;
-use karmadactl::controlplane::store::etcd::EtcdStore;
-use karmadactl::controlplane::store::{EtcdConfig, EtcdTls, EventKind, ListOptions, Store, StoreError};
+use karmadactl_store::conformance::next_event;
+use karmadactl_store::etcd::EtcdStore;
+use karmadactl_store::{EtcdConfig, EtcdTls, EventKind, ListOptions, Store, StoreError};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 use common::etcd::{EtcdCluster, TlsFiles};
@@ -35,7 +35,7 @@ async fn fresh() -> ((EtcdCluster, SemaphorePermit<'static>), Arc<dyn Store>) {
     ((cluster, permit), store)
 }
 
-karmadactl::store_conformance_tests!(fresh);
+karmadactl_store::store_conformance_tests!(fresh);
 
 fn b(s: &str) -> Bytes {
     Bytes::copy_from_slice(s.as_bytes())

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures::StreamExt;
-use karmadactl::controlplane::store::sqlite::{SqliteOptions, SqliteStore, Synchronous};
-use karmadactl::controlplane::store::{EventKind, KeyValue, ListOptions, Revision, Store, StoreError};
+use karmadactl_store::sqlite::{SqliteOptions, SqliteStore, Synchronous};
+use karmadactl_store::{EventKind, KeyValue, ListOptions, Revision, Store, StoreError};
 use proptest::prelude::*;
 
 /// Few keys, with prefixes that nearly collide, so operations meet each other often.

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use futures::StreamExt;
-use karmadactl::controlplane::store::conformance::next_event;
-use karmadactl::controlplane::store::sqlite::{SqliteOptions, SqliteStore, Synchronous};
-use karmadactl::controlplane::store::{CompactionPolicy, ListOptions, Store, StoreError, spawn_compactor};
+use karmadactl_store::conformance::next_event;
+use karmadactl_store::sqlite::{SqliteOptions, SqliteStore, Synchronous};
+use karmadactl_store::{CompactionPolicy, ListOptions, Store, StoreError, spawn_compactor};
 
 async fn fresh() -> (tempfile::TempDir, Arc<dyn Store>) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -15,7 +15,7 @@ async fn fresh() -> (tempfile::TempDir, Arc<dyn Store>) {
     (dir, store)
 }
 
-karmadactl::store_conformance_tests!(fresh);
+karmadactl_store::store_conformance_tests!(fresh);
 
 fn open(dir: &tempfile::TempDir, opts: SqliteOptions) -> Arc<SqliteStore> {
     SqliteStore::open(&dir.path().join("state.db"), opts).expect("open")

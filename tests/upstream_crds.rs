@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use common::plane::Plane;
-use karmadactl::karmada::{crds, upstream_crds};
+use karmadactl_karmada_api::{crds, upstream_crds};
 use serde_json::Value;
 
 fn root() -> PathBuf {

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use bytes::Bytes;
-use karmadactl::controlplane::store::Store as _;
-use karmadactl::controlplane::store::sqlite::{SqliteOptions, SqliteStore};
+use karmadactl_store::Store as _;
+use karmadactl_store::sqlite::{SqliteOptions, SqliteStore};
 
 /// One insert + commit per write, single-threaded.
 pub struct SqliteFloor {
@@ -176,7 +176,7 @@ pub struct ListSplit {
 pub async fn list_in_process(db: &Path, prefix: &str, runs: usize) -> anyhow::Result<ListSplit> {
     use karmadactl::controlplane::apiserver::served_json::ServedType;
     use karmadactl::controlplane::apiserver::store_access;
-    use karmadactl::controlplane::store::ListOptions;
+    use karmadactl_store::ListOptions;
 
     let store = SqliteStore::open(db, SqliteOptions::default()).context("opening the plane's store")?;
     let served = ServedType::new("v1", "ConfigMap");
@@ -239,7 +239,7 @@ pub async fn list_in_process(db: &Path, prefix: &str, runs: usize) -> anyhow::Re
 pub fn watch_json(stored: &Bytes, watchers: usize) -> anyhow::Result<(Duration, Duration)> {
     use karmadactl::controlplane::apiserver::served_json::ServedType;
     use karmadactl::controlplane::apiserver::store_access;
-    use karmadactl::controlplane::store::KeyValue;
+    use karmadactl_store::KeyValue;
 
     let kv = KeyValue {
         key: "/registry/core/configmaps/bench-watch/w-0".into(),

@@ -2,6 +2,6 @@
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
-        karmadactl::controlplane::apimachinery::fuzzing::strategic_body(data);
+        karmadactl_apimachinery::fuzzing::strategic_body(data);
     });
 }

@@ -104,7 +104,7 @@ pub struct ServeArgs {
     pub cluster_startup_grace_period: String,
 
     /// The Kubernetes version the server reports on /version.
-    #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
 
     #[command(flatten)]

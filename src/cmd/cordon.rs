@@ -1,13 +1,13 @@
 //! `cordon` / `uncordon`: mark a member cluster unschedulable, or schedulable again.
 
 use clap::Args;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 
 use super::connection::KarmadaConnection;
 use super::taint::{edit, write};
 use crate::cli::Context;
 use crate::error::UsageError;
-use crate::karmada::api::cluster::Cluster;
 
 /// Mark cluster as unschedulable.
 #[derive(Debug, Args)]

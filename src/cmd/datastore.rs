@@ -5,8 +5,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Args;
+use karmadactl_store::{Datastore, EtcdTls};
 
-use crate::controlplane::store::{Datastore, EtcdTls};
 use crate::error::UsageError;
 
 /// Where the control plane keeps its objects.

@@ -20,7 +20,7 @@ use crate::local_plane::{Layout, Record, default_data_dir, process};
 )]
 pub struct DeinitArgs {
     /// Namespace of the Karmada control plane components in the host cluster.
-    #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]
+    #[arg(short = 'n', long, default_value = karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE)]
     pub namespace: String,
 
     #[command(flatten)]
@@ -82,7 +82,7 @@ async fn host(args: &DeinitArgs, ctx: &Context) -> anyhow::Result<()> {
         ctx.printer.warn(&format!(
             "namespace {} was not created by init (it lacks the {}={} label); it is kept",
             args.namespace,
-            crate::wellknown::LABEL_INSTALLED_BY,
+            karmadactl_karmada_api::wellknown::LABEL_INSTALLED_BY,
             remove::INSTALLED_BY_INIT
         ));
     }

@@ -62,7 +62,7 @@ pub(crate) fn check_cluster_name(name: &str) -> anyhow::Result<()> {
 
 /// Validates a Go-style duration flag (`24h0m0s`) and names the flag in the error.
 pub(crate) fn parse_duration(flag: &str, value: &str) -> anyhow::Result<std::time::Duration> {
-    let parsed: crate::duration::GoDuration = value.parse().map_err(|e| {
+    let parsed: karmadactl_apimachinery::duration::GoDuration = value.parse().map_err(|e| {
         crate::error::UsageError::with_hint(
             format!("invalid value \"{value}\" for --{flag}: {e}"),
             "durations are written as in Go, e.g. 30s, 5m0s, 24h0m0s.",

@@ -52,8 +52,8 @@ impl VersionInfo {
             rust_version: build_info::RUSTC_VERSION,
             compiler: "rustc",
             platform: build_info::platform(),
-            kubernetes_api_version: crate::wellknown::KUBERNETES_API_VERSION,
-            karmada_release: crate::wellknown::KARMADA_RELEASE,
+            kubernetes_api_version: karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION,
+            karmada_release: karmadactl_karmada_api::wellknown::KARMADA_RELEASE,
         }
     }
 

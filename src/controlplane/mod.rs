@@ -1,13 +1,10 @@
 //! The embedded Karmada control plane: a Kubernetes-compatible HTTPS API server on a durable
 //! store.
 //!
-//! * `store`: the narrow revisioned key-value interface and its SQLite backend.
-//! * `apimachinery`: selectors, request parsing, Status errors, metadata validation, patches.
 //! * `auth`: who is calling (certificates, service-account and bootstrap tokens) and RBAC.
 //! * `registry`: which resources are served, discovery, OpenAPI, and object validation.
 //! * `engine`: the Karmada reconcile engine (scheduling, overrides, Works, status).
 
-pub mod apimachinery;
 pub mod apiserver;
 pub mod auth;
 pub mod controllers;
@@ -16,4 +13,3 @@ pub mod freed_memory;
 pub mod protobuf;
 pub mod registry;
 pub mod simulator;
-pub mod store;

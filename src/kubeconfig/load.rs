@@ -5,11 +5,11 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use karmadactl_karmada_api::wellknown::ENV_KUBECONFIG;
 use kube::config::Kubeconfig;
 
 use super::KubeconfigError;
 use super::resolve::{ResolvedContext, resolve};
-use crate::wellknown::ENV_KUBECONFIG;
 
 /// Where to look for kubeconfig files, following kubectl: an explicit path wins, else every file
 /// listed in `KUBECONFIG`, else `~/.kube/config`.

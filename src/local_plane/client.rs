@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
+use karmadactl_pki::token::{BootstrapToken, DEFAULT_GROUP, SECRET_NAMESPACE, TokenSecret};
 use kube::api::PostParams;
 use kube::{Api, Client};
 
 use crate::controlplane::controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX};
-use crate::pki::token::{BootstrapToken, DEFAULT_GROUP, SECRET_NAMESPACE, TokenSecret};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -30,7 +30,7 @@ pub enum ClientError {
     NotSigned { id: String, timeout: Duration },
     /// The token could not be encoded as a Secret.
     #[error("{0}")]
-    Token(#[from] crate::pki::token::TokenError),
+    Token(#[from] karmadactl_pki::token::TokenError),
 }
 
 pub async fn admin_client(kubeconfig: &Path) -> Result<Client, ClientError> {
@@ -78,7 +78,7 @@ pub async fn wait_ready(
 /// again does not pile up tokens.
 pub async fn reusable_bootstrap_token(client: &Client, description: &str) -> Result<Option<TokenSecret>, ClientError> {
     let api: Api<Secret> = Api::namespaced(client.clone(), SECRET_NAMESPACE);
-    let params = kube::api::ListParams::default().fields(&format!("type={}", crate::pki::token::SECRET_TYPE));
+    let params = kube::api::ListParams::default().fields(&format!("type={}", karmadactl_pki::token::SECRET_TYPE));
     let list =
         api.list(&params).await.map_err(|source| ClientError::Request { what: "listing bootstrap tokens", source })?;
     let soon = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_hours(1)).expect("representable");

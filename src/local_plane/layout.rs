@@ -115,7 +115,7 @@ pub enum RecordError {
 /// (so a laptop user never needs sudo).
 pub fn default_data_dir(is_root: bool) -> PathBuf {
     if is_root {
-        return PathBuf::from(crate::wellknown::DEFAULT_KARMADA_DATA);
+        return PathBuf::from(karmadactl_karmada_api::wellknown::DEFAULT_KARMADA_DATA);
     }
     let base = std::env::var_os("XDG_DATA_HOME")
         .filter(|v| !v.is_empty())

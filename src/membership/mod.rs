@@ -92,7 +92,7 @@ pub type Progress<'a> = &'a dyn Fn(&str);
 
 /// The label Karmada puts on everything it creates for a member (`karmada.io/system=true`).
 pub fn system_labels() -> std::collections::BTreeMap<String, String> {
-    [(crate::wellknown::LABEL_KARMADA_SYSTEM.to_string(), "true".to_string())].into()
+    [(karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM.to_string(), "true".to_string())].into()
 }
 
 /// Upstream's names: the member's service account and its ClusterRole(Binding).
@@ -108,15 +108,6 @@ pub fn cluster_role_name(cluster: &str) -> String {
 
 pub fn impersonator_secret_name(cluster: &str) -> String {
     format!("{cluster}-impersonator")
-}
-
-/// Finalizers of the Karmada controllers that force-unjoin removes.
-pub const CLUSTER_CONTROLLER_FINALIZER: &str = "karmada.io/cluster-controller";
-pub const EXECUTION_CONTROLLER_FINALIZER: &str = "karmada.io/execution-controller";
-
-/// The per-cluster execution space namespace.
-pub fn execution_space(cluster: &str) -> String {
-    format!("{}{cluster}", crate::wellknown::EXECUTION_SPACE_PREFIX)
 }
 
 /// Creates `obj` unless an object of that name exists; returns whether it existed. A dry run

@@ -8,7 +8,7 @@ use k8s_openapi::api::certificates::v1::{CertificateSigningRequest, CertificateS
 use kube::Client;
 use kube::api::{Api, DeleteParams, ObjectMeta, PostParams};
 
-use crate::pki::{KeyAlgorithm, PrivateKey, Subject};
+use karmadactl_pki::{KeyAlgorithm, PrivateKey, Subject};
 
 pub const SIGNER: &str = "kubernetes.io/kube-apiserver-client";
 pub const AGENT_GROUP: &str = "system:karmada:agents";
@@ -27,7 +27,7 @@ pub struct ClientCertificate {
 #[derive(Debug, thiserror::Error)]
 pub enum CertificateError {
     #[error("cannot make a key or signing request: {0}")]
-    Pki(#[from] crate::pki::PkiError),
+    Pki(#[from] karmadactl_pki::PkiError),
     #[error("the control plane refused the certificate signing request {name}: {message}")]
     Refused { name: String, message: String },
     #[error("the certificate signing request {name} was {verdict}: {message}")]
@@ -49,11 +49,13 @@ pub async fn request(
     timeout: Duration,
 ) -> Result<ClientCertificate, CertificateError> {
     let key = PrivateKey::generate(KeyAlgorithm::EcdsaP256)?;
-    let csr_pem = crate::pki::create_csr(&key, &Subject::new(cn).with_organizations([AGENT_GROUP]))?;
+    let csr_pem = karmadactl_pki::create_csr(&key, &Subject::new(cn).with_organizations([AGENT_GROUP]))?;
     let csr = CertificateSigningRequest {
         metadata: ObjectMeta {
             name: Some(name.into()),
-            labels: Some([("karmada.io/system".to_string(), "true".to_string())].into()),
+            labels: Some(
+                [(karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM.to_string(), "true".to_string())].into(),
+            ),
             ..Default::default()
         },
         spec: CertificateSigningRequestSpec {
@@ -113,5 +115,5 @@ pub async fn delete(client: &Client, name: &str) -> Result<(), kube::Error> {
 
 /// Five random lowercase letters and digits, as upstream suffixes CSR names.
 pub fn random_suffix() -> Result<String, CertificateError> {
-    crate::pki::token::random_chars(5).map_err(|_| CertificateError::Pki(crate::pki::PkiError::Random))
+    karmadactl_pki::token::random_chars(5).map_err(|_| CertificateError::Pki(karmadactl_pki::PkiError::Random))
 }

@@ -26,7 +26,7 @@ pub struct AgentDeployment {
 }
 
 fn labels() -> Value {
-    json!({"karmada.io/system": "true"})
+    json!({karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"})
 }
 
 pub fn namespace(name: &str) -> Value {
@@ -71,7 +71,7 @@ pub fn objects(d: &AgentDeployment, agent_kubeconfig: &str) -> Vec<Value> {
             "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": AGENT_NAME},
             "subjects": [{"kind": "ServiceAccount", "name": AGENT_SERVICE_ACCOUNT, "namespace": ns}]}),
         json!({"apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": AGENT_NAME, "namespace": ns, "labels": {"app": AGENT_NAME, "karmada.io/system": "true"}},
+        "metadata": {"name": AGENT_NAME, "namespace": ns, "labels": {"app": AGENT_NAME, karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"}},
         "spec": {
             "replicas": d.replicas,
             "selector": {"matchLabels": {"app": AGENT_NAME}},

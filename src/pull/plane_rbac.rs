@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
@@ -24,17 +25,17 @@ pub fn work_role_name(cluster: &str) -> String {
 }
 
 fn labels() -> Value {
-    json!({"karmada.io/system": "true"})
+    json!({karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"})
 }
 
 /// The namespaces the agent works in: the cluster namespace (secrets), the Lease namespace and
 /// the execution namespace.
 pub fn namespaces(cluster: &str, cluster_namespace: &str) -> Vec<String> {
     let mut out = vec![cluster_namespace.to_string()];
-    if cluster_namespace != crate::wellknown::KARMADA_CLUSTER_NAMESPACE {
-        out.push(crate::wellknown::KARMADA_CLUSTER_NAMESPACE.into());
+    if cluster_namespace != karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE {
+        out.push(karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE.into());
     }
-    out.push(crate::membership::execution_space(cluster));
+    out.push(wellknown::execution_space(cluster));
     out
 }
 
@@ -45,7 +46,7 @@ pub const REGISTERED_FOR_ANNOTATION: &str = "karmada.io/registered-cluster";
 
 pub fn namespace(name: &str, cluster: &str) -> Value {
     let mut ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels()}});
-    if name == crate::membership::execution_space(cluster) {
+    if name == wellknown::execution_space(cluster) {
         ns["metadata"]["annotations"] = json!({REGISTERED_FOR_ANNOTATION: cluster});
     }
     ns
@@ -61,7 +62,7 @@ pub fn objects(cluster: &str, cluster_namespace: &str, upstream: bool) -> Vec<Va
     }
     let user = agent_user(cluster);
     let subject = json!([{"apiGroup": RBAC, "kind": "User", "name": user}]);
-    let es = crate::membership::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     let cr = cluster_role_name(cluster);
     let secret_role = secret_role_name(cluster);
     let work_role = work_role_name(cluster);
@@ -105,7 +106,7 @@ pub fn objects(cluster: &str, cluster_namespace: &str, upstream: bool) -> Vec<Va
 fn own_only(cluster: &str) -> Vec<Value> {
     let user = agent_user(cluster);
     let subject = json!([{"apiGroup": RBAC, "kind": "User", "name": user}]);
-    let es = crate::membership::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     let cr = cluster_role_name(cluster);
     let work_role = work_role_name(cluster);
     let group = <Cluster as kube::Resource>::group(&()).into_owned();

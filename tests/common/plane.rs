@@ -185,7 +185,7 @@ impl Plane {
     /// from the plane's CA.
     pub fn cert_kubeconfig(&self, user: &str, groups: &[&str]) -> PathBuf {
         use base64::Engine as _;
-        use karmadactl::pki::{CertificateAuthority, LeafSpec, Validity};
+        use karmadactl_pki::{CertificateAuthority, LeafSpec, Validity};
         let pki = self.data_dir.join("pki");
         let read = |f: &str| std::fs::read_to_string(pki.join(f)).expect("the plane wrote its CA");
         let ca = CertificateAuthority::from_pem(&read("ca.crt"), &read("ca.key")).unwrap();

@@ -8,10 +8,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, OwnerReference};
 use kube::api::{Api, ObjectMeta, PostParams};
 use kube::{Client, Resource, ResourceExt};
 
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// Where the plane looks for cluster Leases (upstream's `NamespaceClusterLease`).
-pub const LEASE_NAMESPACE: &str = crate::wellknown::KARMADA_CLUSTER_NAMESPACE;
+pub const LEASE_NAMESPACE: &str = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE;
 
 /// Renews forever, four times per lease duration; failures are logged and retried on the next tick.
 pub async fn renew(plane: Client, cluster: Cluster, duration: Duration) {

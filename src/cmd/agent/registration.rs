@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Namespace;
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode};
 use kube::api::{Api, PostParams};
 use kube::{Client, ResourceExt};
 
 use super::AgentConfig;
-use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterSyncMode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegistrationError {

@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 use kube::api::ListParams;
 
 use crate::cmd::connection::{KarmadaConnection, load};
-use crate::karmada::api::cluster::Cluster;
 
 /// How long one completion may wait for the control plane.
 const LOOKUP_TIMEOUT: Duration = Duration::from_secs(2);

@@ -149,7 +149,7 @@ pub fn run(args: GetArgs, ctx: &Context) -> anyhow::Result<()> {
         UsageError::with_hint(e, format!("name a resource type, e.g. '{} get deployments -C member1'.", ctx.parent()))
     })?;
     if let Some(l) = args.labels.as_deref() {
-        crate::controlplane::apimachinery::LabelSelector::parse(l)
+        karmadactl_apimachinery::LabelSelector::parse(l)
             .map_err(|e| UsageError::new(format!("invalid label selector {l:?}: {e}")))?;
     }
     let resolved = args.karmada.resolve()?;

@@ -5,10 +5,10 @@
 //! failure, so one broken member does not hide the others.
 
 use futures::future::join_all;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 use serde_json::Value;
 
-use crate::karmada::api::cluster::Cluster;
 use crate::output::{List, OutputFormat, TableOptions, object_name, to_format};
 
 pub use super::request::{Wanted, parse as parse_resources};
@@ -185,7 +185,7 @@ pub(super) async fn members(
 /// cluster proxy can only answer 503; upstream reaches such members only through a tunnel
 /// (apiserver-network-proxy), which this plane does not have.
 fn proxy_cannot_reach(c: &Cluster) -> bool {
-    c.spec.sync_mode == crate::karmada::api::cluster::ClusterSyncMode::Pull && c.spec.secret_ref.is_none()
+    c.spec.sync_mode == karmadactl_karmada_api::cluster::ClusterSyncMode::Pull && c.spec.secret_ref.is_none()
 }
 
 /// One line for all the Pull members left out, instead of a failed connection test each.

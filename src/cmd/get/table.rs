@@ -3,15 +3,13 @@
 //! `Y`/`N` for members by the `karmada.io/managed=true` label), then kubectl's own additions
 //! (NAMESPACE first with `-A`, `-L` label columns, LABELS).
 
+use karmadactl_karmada_api::wellknown::LABEL_KARMADA_MANAGED;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::output::{Table, labels_cell, resource_name};
 
 use super::discovery::Resource;
-
-/// The label that marks member objects Karmada manages.
-const MANAGED_LABEL: &str = "karmada.io/managed";
 
 /// A server-side `meta.k8s.io` Table, read only as far as `get` prints it: rows carry whole
 /// PartialObjectMetadata, and building those (managedFields and all) for every row of ten
@@ -146,7 +144,7 @@ pub fn merge(resource: &Resource, sources: &[SourceTables<'_>], shape: &Shape) -
                 }
                 let adoption = match source.cluster {
                     None => "-",
-                    Some(_) if row_labels.iter().any(|(k, v)| k == MANAGED_LABEL && v == "true") => "Y",
+                    Some(_) if row_labels.iter().any(|(k, v)| k == LABEL_KARMADA_MANAGED && v == "true") => "Y",
                     Some(_) => "N",
                 };
                 cells.resize(table.headers.len() - 1, String::new());

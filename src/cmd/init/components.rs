@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use crate::wellknown::KARMADA_RELEASE;
+use karmadactl_karmada_api::wellknown::KARMADA_RELEASE;
 
 /// A component `init` deploys, with the flag prefix upstream uses for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -117,7 +117,7 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
 
     let server = crate::kubeconfig::https_server_url(&client_host(plan.listen).to_string(), plan.listen.port());
     let endpoint = server.trim_start_matches("https://").to_string();
-    let ca_hash = crate::pki::ca_cert_hash(pki.ca.cert_pem())?;
+    let ca_hash = karmadactl_pki::ca_cert_hash(pki.ca.cert_pem())?;
     let kubeconfig_text = kubeconfig.display().to_string();
     let expires = token.expiration.map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()).unwrap_or_default();
     let result = InitResult {

@@ -6,6 +6,7 @@
 use std::net::IpAddr;
 
 use clap::Parser;
+use karmadactl_pki::{KeyAlgorithm, inspect_certificate};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -13,7 +14,6 @@ use serde_json::{Value, json};
 use super::InitArgs;
 use super::host::settings;
 use crate::cmd::init::host::{CrdSet, HostPki, Settings, host_objects, karmada_objects};
-use crate::pki::{KeyAlgorithm, inspect_certificate};
 
 #[derive(Parser)]
 struct Init {

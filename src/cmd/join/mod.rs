@@ -24,7 +24,7 @@ pub struct JoinArgs {
     pub names: Vec<String>,
 
     /// Namespace in the control plane (and the member) where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     /// Context name of the cluster in the kubeconfig; empty means the current context.
@@ -80,7 +80,7 @@ pub(crate) fn single_cluster_name(names: &[String], parent: &str, cmd: &str) -> 
 
 pub fn run(args: JoinArgs, ctx: &Context) -> anyhow::Result<()> {
     let name = single_cluster_name(&args.names, ctx.parent(), "join")?;
-    if args.cluster_namespace == crate::wellknown::KARMADA_SYSTEM_NAMESPACE {
+    if args.cluster_namespace == karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE {
         ctx.printer.warn("karmada-system is always reserved for Karmada control plane. We do not recommend using karmada-system to store secrets of member clusters. It may cause mistaken cleanup of resources.");
     }
     // Everything local is checked before any cluster is contacted.

@@ -4,11 +4,11 @@
 //! there before), so a failed join leaves the plane as it found it.
 
 use k8s_openapi::api::core::v1::{Namespace, Secret};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 use kube::api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams, PostParams};
 use kube::{Api, Client, Resource, ResourceExt};
 
 use super::member_side::{MemberCredentials, bytes};
-use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterSyncMode, LocalSecretReference};
 use crate::membership::errors::{MembershipError, classify};
 use crate::membership::{Kind, ObjectRef, Planned, Progress, Side, Target};
 

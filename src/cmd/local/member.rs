@@ -42,7 +42,7 @@ pub struct StartArgs {
     pub nodes: u32,
 
     /// The Kubernetes version the member reports (/version and each node's kubelet version).
-    #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
 
     /// How long a simulated pod stays Pending before it reports Running and Ready.

@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::{Api, ResourceExt};
 use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
-use crate::karmada::api::cluster::Cluster;
 use crate::kubeconfig::Kubeconfig;
 
 pub const RECORD_FILE: &str = "local-playground.json";
@@ -166,7 +166,7 @@ pub fn write_combined(path: &Path, plane: &Path, members: &[PathBuf]) -> anyhow:
         combined.auth_infos.extend(kc.auth_infos);
         combined.contexts.extend(kc.contexts);
     }
-    combined.current_context = Some(crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string());
+    combined.current_context = Some(karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string());
     crate::kubeconfig::write_file(path, &combined)?;
     Ok(())
 }

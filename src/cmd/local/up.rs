@@ -34,7 +34,7 @@ pub struct UpArgs {
     pub nodes: u32,
 
     /// The Kubernetes version the members report.
-    #[arg(long, default_value = crate::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION, value_name = "VERSION")]
     pub kubernetes_version: String,
 
     /// Directory for the playground [default: $XDG_DATA_HOME/karmadactl/local].
@@ -201,7 +201,7 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
     let result = UpResult {
         data_dir: playground.dir.display().to_string(),
         kubeconfig: kubeconfig.display().to_string(),
-        karmada_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
+        karmada_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
         simulated_members: true,
         members: lines,
         seconds: (started.elapsed().as_secs_f64() * 100.0).round() / 100.0,

@@ -5,12 +5,12 @@
 //! live object over in place.
 
 use anyhow::{Context as _, anyhow, bail};
+use karmadactl_karmada_api::cluster::Cluster;
 use serde_json::Value;
 
 use super::prepare::{self, Selected};
 use crate::cmd::get::discovery::{self, Resource};
 use crate::controlplane::engine::dependencies_distributor;
-use crate::karmada::api::cluster::Cluster;
 use crate::output::OutputFormat;
 
 /// What to promote and how.

@@ -6,11 +6,11 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::Node;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::api::{Api, ListParams};
 use kube::{Client, ResourceExt};
 
 use crate::controlplane::simulator::SIMULATED_LABEL;
-use crate::karmada::api::cluster::Cluster;
 
 /// True when the member's nodes carry the simulator's label. A member that does not let us
 /// list nodes is taken as real: the check only refuses what it knows cannot work.

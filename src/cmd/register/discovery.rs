@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::ConfigMap;
+use karmadactl_pki::CaPin;
+use karmadactl_pki::token::BootstrapToken;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Api, Client};
 
@@ -13,8 +15,6 @@ use crate::controlplane::controllers::bootstrap_signer::{
     CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX, KUBECONFIG_KEY,
 };
 use crate::kubeconfig::KubeconfigBuilder;
-use crate::pki::CaPin;
-use crate::pki::token::BootstrapToken;
 
 /// One cluster-info fetch may take this long.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
@@ -84,7 +84,7 @@ pub async fn discover(
         .filter(|k| !k.is_empty())
         .ok_or_else(|| DiscoveryError::Invalid("there is no kubeconfig in the cluster-info ConfigMap".into()))?;
     let jws = data.get(&jws_key).map(String::as_str).unwrap_or_default();
-    if !crate::pki::jws::verify_detached(content, jws, token.id(), token.secret()) {
+    if !karmadactl_pki::jws::verify_detached(content, jws, token.id(), token.secret()) {
         return Err(DiscoveryError::BadSignature);
     }
     let ca_pem = single_cluster_ca(content)?;
@@ -97,7 +97,7 @@ pub async fn discover(
         pinned |= pin.matches_any(&ca_text).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     }
     if !pinned {
-        let found = crate::pki::ca_cert_hashes(&ca_text).map(|h| h.join(", ")).unwrap_or_default();
+        let found = karmadactl_pki::ca_cert_hashes(&ca_text).map(|h| h.join(", ")).unwrap_or_default();
         return Err(DiscoveryError::NotPinned { found });
     }
     // The first answer came over an unverified connection: ask again with the pinned CA and

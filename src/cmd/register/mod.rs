@@ -25,7 +25,7 @@ pub struct RegisterArgs {
     pub member: ClusterConnection,
 
     /// Namespace the karmada-agent runs in, in the member cluster.
-    #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]
+    #[arg(short = 'n', long, default_value = karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE)]
     pub namespace: String,
 
     /// Name of the member cluster in the control plane (default: the cluster of the current context).
@@ -33,7 +33,7 @@ pub struct RegisterArgs {
     pub cluster_name: Option<String>,
 
     /// Namespace in the control plane where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     #[command(flatten)]
@@ -60,7 +60,7 @@ pub struct RegisterArgs {
     pub discovery_timeout: String,
 
     /// Image of the karmada-agent deployed into the member cluster.
-    #[arg(long, default_value_t = format!("docker.io/karmada/karmada-agent:{}", crate::wellknown::KARMADA_RELEASE))]
+    #[arg(long, default_value_t = format!("docker.io/karmada/karmada-agent:{}", karmadactl_karmada_api::wellknown::KARMADA_RELEASE))]
     pub karmada_agent_image: String,
 
     /// Number of karmada-agent replicas.
@@ -112,7 +112,7 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
         )
         .into());
     };
-    let token = crate::pki::token::BootstrapToken::parse(token)?;
+    let token = karmadactl_pki::token::BootstrapToken::parse(token)?;
     if args.discovery_token_ca_cert_hash.is_empty() && !args.discovery_token_unsafe_skip_ca_verification {
         return Err(UsageError::with_hint(
             "need to verify CACertHashes, or set --discovery-token-unsafe-skip-ca-verification=true",
@@ -122,7 +122,7 @@ pub fn run(args: RegisterArgs, ctx: &Context) -> anyhow::Result<()> {
     }
     let mut pins = vec![];
     for pin in &args.discovery_token_ca_cert_hash {
-        pins.push(pin.parse::<crate::pki::CaPin>()?);
+        pins.push(pin.parse::<karmadactl_pki::CaPin>()?);
     }
     let discovery_timeout = super::parse_duration("discovery-timeout", &args.discovery_timeout)?;
     let member = super::connection::load(args.member.kubeconfig.as_deref())?;

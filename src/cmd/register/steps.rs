@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::apps::v1::Deployment;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_pki::CaPin;
+use karmadactl_pki::token::BootstrapToken;
 use kube::api::{Api, DeleteParams};
 use kube::{Client, ResourceExt};
 
 use super::agent_ready::{self, NotReady};
 use super::discovery;
-use crate::karmada::api::cluster::Cluster;
-use crate::pki::CaPin;
-use crate::pki::token::BootstrapToken;
 use crate::pull::certificate::{self, RBAC_GENERATOR_USER};
 use crate::pull::local_agent::{self, MemberAccess};
 use crate::pull::member_agent::{self, AgentDeployment};

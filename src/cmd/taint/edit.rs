@@ -105,8 +105,7 @@ pub fn reorganize(
     for removal in removes {
         let hits: Vec<usize> = (0..old.len()).filter(|i| !remove.contains(i) && removal.matches(&old[*i])).collect();
         if hits.is_empty() {
-            missing
-                .push(format!("taint {} not found", crate::controlplane::apimachinery::go_quote(&removal.to_string())));
+            missing.push(format!("taint {} not found", karmadactl_apimachinery::go_quote(&removal.to_string())));
         }
         remove.extend(hits);
     }

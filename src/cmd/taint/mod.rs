@@ -19,7 +19,7 @@ use kube::Api;
 
 use super::connection::KarmadaConnection;
 use crate::cli::Context;
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 /// Update the taints on one or more clusters.
 #[derive(Debug, Args)]

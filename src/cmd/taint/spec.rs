@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use k8s_openapi::api::core::v1::Taint;
+use karmadactl_apimachinery::{LabelSelector, is_qualified_name, is_valid_label_value};
 
 use super::errors::TaintError;
-use crate::controlplane::apimachinery::{LabelSelector, is_qualified_name, is_valid_label_value};
 
 /// The effects a cluster taint may have.
 pub const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];

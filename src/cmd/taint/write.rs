@@ -7,13 +7,13 @@
 //! edit is decided anew on what is there now.
 
 use k8s_openapi::api::core::v1::Taint;
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::Api;
 use kube::api::{ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
 
 use super::edit::TaintEdit;
 use super::errors::TaintError;
-use crate::karmada::api::cluster::Cluster;
 use crate::membership::Target;
 use crate::membership::errors::classify;
 

@@ -1,7 +1,8 @@
+use karmadactl_karmada_api::cluster::{ClusterSpec, ClusterSyncMode};
+
 use super::*;
 use crate::cmd::taint::edit::{cordon, cordon_taint, reorganize, uncordon};
 use crate::cmd::taint::spec::Removal;
-use crate::karmada::api::cluster::{ClusterSpec, ClusterSyncMode};
 
 fn t(key: &str, value: Option<&str>, effect: &str) -> Taint {
     Taint { key: key.into(), value: value.map(Into::into), effect: effect.into(), time_added: None }

@@ -3,6 +3,7 @@
 
 use base64::Engine;
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
+use karmadactl_pki::token::{self, BootstrapToken, SECRET_NAMESPACE, TokenSecret};
 use kube::Api;
 use kube::api::PostParams;
 
@@ -12,7 +13,6 @@ use crate::cli::Context;
 use crate::controlplane::controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, KUBECONFIG_KEY};
 use crate::membership::Connection;
 use crate::membership::errors::classify;
-use crate::pki::token::{self, BootstrapToken, SECRET_NAMESPACE, TokenSecret};
 
 pub fn run(args: TokenCreateArgs, ctx: &Context) -> anyhow::Result<()> {
     // Everything the user typed is checked before the kubeconfig is read.
@@ -103,7 +103,7 @@ async fn register_target(plane: &Connection) -> anyhow::Result<(String, Vec<Stri
         }
     };
     let ca_text = String::from_utf8_lossy(&ca_pem);
-    let hashes = crate::pki::ca_cert_hashes(&ca_text)?;
+    let hashes = karmadactl_pki::ca_cert_hashes(&ca_text)?;
     if hashes.is_empty() {
         return Err(register_error("the CA bundle holds no certificate".into()).into());
     }

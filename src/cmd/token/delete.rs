@@ -1,6 +1,7 @@
 //! `token delete`: removes bootstrap tokens by ID or by whole token.
 
 use k8s_openapi::api::core::v1::Secret;
+use karmadactl_pki::token::{self, SECRET_NAMESPACE};
 use kube::Api;
 use kube::api::{DeleteParams, Preconditions};
 
@@ -8,7 +9,6 @@ use super::TokenDeleteArgs;
 use super::errors::TokenCommandError;
 use crate::cli::Context;
 use crate::membership::errors::classify;
-use crate::pki::token::{self, SECRET_NAMESPACE};
 
 pub fn run(args: TokenDeleteArgs, ctx: &Context) -> anyhow::Result<()> {
     // Every argument is checked before any request; the same token named twice is deleted once.

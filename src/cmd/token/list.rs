@@ -2,6 +2,7 @@
 
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Secret;
+use karmadactl_pki::token::{SECRET_NAMESPACE, SECRET_TYPE, TokenSecret};
 use kube::Api;
 use kube::api::ListParams;
 use serde::Serialize;
@@ -10,7 +11,6 @@ use super::TokenListArgs;
 use crate::cli::Context;
 use crate::membership::errors::classify;
 use crate::output::{List, OutputFormat, Table, TableOptions, short_human_duration};
-use crate::pki::token::{SECRET_NAMESPACE, SECRET_TYPE, TokenSecret};
 
 /// kubeadm's output object for one token (`kubeadm token list -o json`), so scripts written
 /// for it read ours too: fields left out when empty, as kubeadm's `omitempty` does.
@@ -108,7 +108,7 @@ fn rfc3339(at: Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::token::BootstrapToken;
+    use karmadactl_pki::token::BootstrapToken;
 
     fn token(expiration: Option<&str>, description: &str, groups: &[&str]) -> TokenSecret {
         TokenSecret {

@@ -41,11 +41,11 @@ pub struct TokenCreateArgs {
     pub ttl: String,
 
     /// Ways the token may be used: signing (cluster-info), authentication.
-    #[arg(long, value_delimiter = ',', default_values_t = crate::wellknown::DEFAULT_TOKEN_USAGES.iter().map(|s| s.to_string()))]
+    #[arg(long, value_delimiter = ',', default_values_t = karmadactl_karmada_api::wellknown::DEFAULT_TOKEN_USAGES.iter().map(|s| s.to_string()))]
     pub usages: Vec<String>,
 
     /// Extra groups the token authenticates as; each must start with system:bootstrappers:.
-    #[arg(long, value_delimiter = ',', default_value = crate::wellknown::DEFAULT_TOKEN_GROUP)]
+    #[arg(long, value_delimiter = ',', default_value = karmadactl_karmada_api::wellknown::DEFAULT_TOKEN_GROUP)]
     pub groups: Vec<String>,
 
     /// A human-friendly description of how the token is used.

@@ -22,7 +22,7 @@ pub struct UnjoinArgs {
     pub names: Vec<String>,
 
     /// Namespace in the control plane where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     /// Context name of the cluster in the kubeconfig; empty means the context named like the cluster.
@@ -139,7 +139,7 @@ async fn remove_member_side(
 
 /// `--wait` must be a positive duration (unjoin, unregister).
 pub(crate) fn positive_wait(value: &str) -> anyhow::Result<std::time::Duration> {
-    let signed: crate::duration::SignedGoDuration = value.parse().map_err(|e| {
+    let signed: karmadactl_apimachinery::duration::SignedGoDuration = value.parse().map_err(|e| {
         UsageError::with_hint(
             format!("invalid value \"{value}\" for --wait: {e}"),
             "durations are written as in Go, e.g. 30s, 5m0s, 1m0s.",

@@ -5,12 +5,13 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Namespace, Secret, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{DeleteParams, ListParams, Patch, PatchParams};
 use kube::{Api, Client, ResourceExt};
 use serde_json::json;
 
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::Work;
 use crate::membership::errors::{MembershipError, classify};
 use crate::membership::{Kind, ObjectRef, Progress, Side, Target};
 
@@ -68,7 +69,7 @@ pub async fn delete_cluster(
         Err(e) => return Err(classify(target, format!("deleting cluster {name}"), e)),
     }
     progress(&format!("waiting up to {} for cluster {name} to be removed", opts.wait_text));
-    let works: Api<Work> = Api::namespaced(client.clone(), &crate::membership::execution_space(name));
+    let works: Api<Work> = Api::namespaced(client.clone(), &wellknown::execution_space(name));
     let finalizers = match wait_gone(&api, target, name, opts.wait, Some((&works, progress))).await? {
         None => return Ok(Removal::Deleted),
         Some(finalizers) => finalizers,
@@ -130,7 +131,7 @@ async fn force_remove(
     name: &str,
     progress: Progress<'_>,
 ) -> Result<(), MembershipError> {
-    let es = crate::membership::execution_space(name);
+    let es = wellknown::execution_space(name);
     let works: Api<Work> = Api::namespaced(client.clone(), &es);
     let list = match works.list(&ListParams::default()).await {
         Ok(list) => list.items,
@@ -140,12 +141,10 @@ async fn force_remove(
     };
     for work in list {
         let work_name = work.name_any();
-        if strip(&works, &work_name, work.finalizers(), crate::membership::EXECUTION_CONTROLLER_FINALIZER, target)
-            .await?
-        {
+        if strip(&works, &work_name, work.finalizers(), wellknown::EXECUTION_CONTROLLER_FINALIZER, target).await? {
             progress(&format!(
                 "removed finalizer {} from work {es}/{work_name}",
-                crate::membership::EXECUTION_CONTROLLER_FINALIZER
+                wellknown::EXECUTION_CONTROLLER_FINALIZER
             ));
         }
     }
@@ -159,9 +158,9 @@ async fn force_remove(
     let clusters: Api<Cluster> = Api::all(client.clone());
     let cluster = clusters.get_opt(name).await.map_err(|e| classify(target, format!("reading cluster {name}"), e))?;
     if let Some(cluster) = cluster
-        && strip(&clusters, name, cluster.finalizers(), crate::membership::CLUSTER_CONTROLLER_FINALIZER, target).await?
+        && strip(&clusters, name, cluster.finalizers(), wellknown::CLUSTER_CONTROLLER_FINALIZER, target).await?
     {
-        progress(&format!("removed finalizer {} from cluster {name}", crate::membership::CLUSTER_CONTROLLER_FINALIZER));
+        progress(&format!("removed finalizer {} from cluster {name}", wellknown::CLUSTER_CONTROLLER_FINALIZER));
     }
     Ok(())
 }

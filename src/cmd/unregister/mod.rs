@@ -36,7 +36,7 @@ pub struct UnregisterArgs {
     pub karmada_context: Option<String>,
 
     /// Namespace the karmada-agent runs in, in the member cluster.
-    #[arg(short = 'n', long, default_value = crate::wellknown::KARMADA_SYSTEM_NAMESPACE)]
+    #[arg(short = 'n', long, default_value = karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE)]
     pub namespace: String,
 
     /// Name of the karmada-agent Deployment in the member cluster.
@@ -44,7 +44,7 @@ pub struct UnregisterArgs {
     pub agent_name: String,
 
     /// Namespace in the control plane where member cluster secrets are stored.
-    #[arg(long, default_value = crate::wellknown::KARMADA_CLUSTER_NAMESPACE)]
+    #[arg(long, default_value = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE)]
     pub cluster_namespace: String,
 
     /// How long to wait for the cluster's resources to be removed, e.g. 1m0s.

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::certificates::v1::CertificateSigningRequest;
 use k8s_openapi::api::core::v1::{Namespace, Secret};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{Api, DeleteParams, ListParams};
 use kube::{Client, ResourceExt};
 
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::Work;
 use crate::membership::MembershipError;
 use crate::pull::local_agent;
 use crate::pull::objects::{self, ObjectId};
@@ -189,7 +190,7 @@ pub async fn unregister(
 }
 
 async fn delete_works(karmada: &Client, cluster: &str, deadline: Instant, wait: Duration) -> anyhow::Result<()> {
-    let space = crate::membership::execution_space(cluster);
+    let space = wellknown::execution_space(cluster);
     let works: Api<Work> = Api::namespaced(karmada.clone(), &space);
     loop {
         let list = match works.list(&ListParams::default()).await {
@@ -217,7 +218,7 @@ async fn delete_works(karmada: &Client, cluster: &str, deadline: Instant, wait: 
 }
 
 fn plane_rbac_ids(cluster: &str, cluster_namespace: &str) -> Vec<ObjectId> {
-    let es = crate::membership::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     let cr = plane_rbac::cluster_role_name(cluster);
     let secret_role = plane_rbac::secret_role_name(cluster);
     let work_role = plane_rbac::work_role_name(cluster);
@@ -235,7 +236,7 @@ fn plane_rbac_ids(cluster: &str, cluster_namespace: &str) -> Vec<ObjectId> {
 /// controller made is removed by it with the Cluster.
 async fn delete_execution_space(karmada: &Client, cluster: &str) -> anyhow::Result<()> {
     let api: Api<Namespace> = Api::all(karmada.clone());
-    let name = crate::membership::execution_space(cluster);
+    let name = wellknown::execution_space(cluster);
     let Some(ns) = api.get_opt(&name).await? else { return Ok(()) };
     if ns.annotations().get(plane_rbac::REGISTERED_FOR_ANNOTATION).map(String::as_str) != Some(cluster) {
         return Ok(());
@@ -255,7 +256,7 @@ async fn delete_agent_csrs(karmada: &Client, cluster: &str) -> anyhow::Result<()
     let user = plane_rbac::agent_user(cluster);
     for csr in api.list(&ListParams::default()).await? {
         let pem = String::from_utf8_lossy(&csr.spec.request.0).into_owned();
-        let asks_for_agent = crate::pki::inspect_csr(&pem).is_ok_and(|info| info.subject.common_name == user);
+        let asks_for_agent = karmadactl_pki::inspect_csr(&pem).is_ok_and(|info| info.subject.common_name == user);
         if asks_for_agent {
             match api.delete(&csr.name_any(), &DeleteParams::default()).await {
                 Ok(_) => {}

@@ -12,12 +12,12 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use karmadactl_store::{Event, EventKind};
 use serde_json::Value;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
 use crate::controlplane::controllers::namespace::PREFIX;
-use crate::controlplane::store::{Event, EventKind};
 
 /// How long after a DELETE a namespace is read live; kube-apiserver uses the same 30 s.
 const LIVE_LOOKUP_FOR: Duration = Duration::from_secs(30);

@@ -4,9 +4,9 @@
 
 use axum::http::HeaderValue;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::state::ApiState;

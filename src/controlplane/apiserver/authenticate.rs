@@ -5,8 +5,8 @@
 
 use axum::http::HeaderMap;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
+use karmadactl_apimachinery::ApiError;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::{
     BearerKind, ServiceAccountTokenKind, UserInfo, authenticate_bootstrap_token, bearer_kind, user_from_client_cert,
 };

@@ -13,12 +13,12 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::Response;
 use k8s_openapi::api::core::v1::Secret;
+use karmadactl_apimachinery::{ApiError, RequestInfo, StatusReason};
+use karmadactl_karmada_api::cluster::Cluster;
 
-use crate::controlplane::apimachinery::{ApiError, RequestInfo, StatusReason};
 use crate::controlplane::auth::UserInfo;
 use crate::controlplane::controllers::cluster::credentials;
 use crate::controlplane::registry::Subresource;
-use crate::karmada::api::cluster::Cluster;
 
 use super::state::ApiState;
 use super::store_access;

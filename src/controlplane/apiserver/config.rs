@@ -20,7 +20,7 @@ pub struct ServerConfig {
     /// Holds `pki/`, the store (`state.db`) and `admin.kubeconfig`.
     pub data_dir: PathBuf,
     /// Where objects are stored: SQLite in the data directory, or etcd.
-    pub datastore: crate::controlplane::store::Datastore,
+    pub datastore: karmadactl_store::Datastore,
     /// With etcd, how long the controller lease lasts without renewal before another replica
     /// takes the controllers over.
     pub leader_lease: Duration,
@@ -72,7 +72,7 @@ impl ServerConfig {
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,
-            kubernetes_version: crate::wellknown::KUBERNETES_API_VERSION.to_string(),
+            kubernetes_version: karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION.to_string(),
             watch_history: Duration::from_secs(5 * 60),
             max_request_bytes: 3 * 1024 * 1024,
             connections: Default::default(),
@@ -83,7 +83,7 @@ impl ServerConfig {
             admin_kubeconfig: None,
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
-            kubeconfig_context: crate::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
+            kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
             cluster_controller: Default::default(),
             simulation: None,
         }

@@ -4,9 +4,9 @@
 //! for a `system:masters` certificate.
 
 use base64::Engine as _;
+use karmadactl_apimachinery::{ApiError, go_quote};
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, go_quote};
 use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::{Attributes, UserInfo, authorize};
 use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
@@ -81,7 +81,7 @@ fn subject_restriction(csr: &Value) -> Result<(), String> {
     }
     let request = csr.pointer("/spec/request").and_then(Value::as_str).unwrap_or_default();
     let pem = base64::engine::general_purpose::STANDARD.decode(request).unwrap_or_default();
-    let info = crate::pki::inspect_csr(&String::from_utf8_lossy(&pem))
+    let info = karmadactl_pki::inspect_csr(&String::from_utf8_lossy(&pem))
         .map_err(|e| format!("failed to parse CSR: {}", crate::error::with_causes(&e)))?;
     if requests_masters(&info.subject.organizations) {
         return Err(masters_refusal());

@@ -10,8 +10,8 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use karmadactl_apimachinery::{ApiError, RequestInfo};
 
-use crate::controlplane::apimachinery::{ApiError, RequestInfo};
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize};
 
 use super::listener::ConnInfo;

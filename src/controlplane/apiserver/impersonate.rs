@@ -3,8 +3,8 @@
 //! `users`, `groups`, `serviceaccounts` or `uids` it names, as kube-apiserver checks.
 
 use axum::http::HeaderMap;
+use karmadactl_apimachinery::ApiError;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::authn::{service_account_groups, split_service_account_username};
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize};
 

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use karmadactl_apimachinery::RequestInfo;
 
-use crate::controlplane::apimachinery::RequestInfo;
 use crate::controlplane::auth::UserInfo;
 
 /// kube-apiserver's answer text (written with Go's `http.Error`, so plain text, not a Status).

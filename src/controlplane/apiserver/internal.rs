@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::store::StoreError;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::StoreError;
 
 use super::state::ApiState;
 use super::{object, store_access};

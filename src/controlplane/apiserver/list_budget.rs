@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
-use crate::controlplane::apimachinery::ApiError;
+use karmadactl_apimachinery::ApiError;
 
 /// The Status message of a list refused for want of memory.
 pub const LIST_BUDGET_SPENT: &str =

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::{discovery, openapi};
 
 use super::dispatch::{Call, json_bytes_response, json_response};
@@ -102,7 +102,7 @@ fn read_registry(
 fn not_found_path() -> ApiError {
     ApiError::new(
         404,
-        crate::controlplane::apimachinery::StatusReason::NotFound,
+        karmadactl_apimachinery::StatusReason::NotFound,
         "the server could not find the requested resource",
     )
 }

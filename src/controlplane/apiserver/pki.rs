@@ -9,7 +9,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::pki::{CaSpec, CertificateAuthority, KeyAlgorithm, LeafSpec, PemPair, PkiError, PrivateKey, Validity};
+use karmadactl_pki::{CaSpec, CertificateAuthority, KeyAlgorithm, LeafSpec, PemPair, PkiError, PrivateKey, Validity};
 
 /// Names of the files under `<data-dir>/pki`.
 pub const CA: &str = "ca";
@@ -49,11 +49,11 @@ impl PlanePki {
             crate::private_files::narrow(&dir.join(file)).map_err(io)?;
         }
         let mut created = Vec::new();
-        let ca = match crate::pki::read_pair(dir, CA) {
+        let ca = match karmadactl_pki::read_pair(dir, CA) {
             Ok(pair) => CertificateAuthority::from_pem(&pair.cert_pem, &pair.key_pem)?,
-            Err(_) if !crate::pki::cert_path(dir, CA).exists() => {
+            Err(_) if !karmadactl_pki::cert_path(dir, CA).exists() => {
                 let ca = CertificateAuthority::generate(&CaSpec::new("karmada", Validity::from_now(CA_VALIDITY)?))?;
-                crate::pki::write_private_pair(
+                karmadactl_pki::write_private_pair(
                     dir,
                     CA,
                     &PemPair { cert_pem: ca.cert_pem().to_string(), key_pem: ca.key_pem() },
@@ -65,26 +65,26 @@ impl PlanePki {
         };
 
         let (dns, ips) = serving_names(names);
-        let serving = match crate::pki::read_pair(dir, APISERVER) {
+        let serving = match karmadactl_pki::read_pair(dir, APISERVER) {
             Ok(pair) if covers(&pair.cert_pem, &dns, &ips) => pair,
             _ => {
                 let spec = LeafSpec::server("karmada-apiserver", dns, ips, Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
-                crate::pki::write_private_pair(dir, APISERVER, &pair)?;
+                karmadactl_pki::write_private_pair(dir, APISERVER, &pair)?;
                 created.push(APISERVER.to_string());
                 pair
             }
         };
 
-        let admin = match crate::pki::read_pair(dir, ADMIN) {
+        let admin = match karmadactl_pki::read_pair(dir, ADMIN) {
             Ok(pair) => pair,
             Err(_) => {
                 let spec =
                     LeafSpec::client("system:admin", vec!["system:masters".into()], Validity::from_now(leaf_validity)?);
                 let issued = ca.issue(&spec)?;
                 let pair = PemPair { cert_pem: issued.cert_pem.clone(), key_pem: issued.key_pem() };
-                crate::pki::write_private_pair(dir, ADMIN, &pair)?;
+                karmadactl_pki::write_private_pair(dir, ADMIN, &pair)?;
                 created.push(ADMIN.to_string());
                 pair
             }
@@ -95,7 +95,7 @@ impl PlanePki {
             Ok(pem) => PrivateKey::from_pem(&pem)?,
             Err(_) => {
                 let key = PrivateKey::generate(KeyAlgorithm::EcdsaP256)?;
-                crate::pki::write_key(dir, "sa", &key.to_pem())?;
+                karmadactl_pki::write_key(dir, "sa", &key.to_pem())?;
                 created.push(SERVICE_ACCOUNT_KEY.to_string());
                 key
             }
@@ -119,7 +119,7 @@ fn serving_names(extra: &ServingNames) -> (Vec<String>, Vec<IpAddr>) {
 }
 
 fn covers(cert_pem: &str, dns: &[String], ips: &[IpAddr]) -> bool {
-    let Ok(info) = crate::pki::inspect_certificate(cert_pem) else { return false };
+    let Ok(info) = karmadactl_pki::inspect_certificate(cert_pem) else { return false };
     let now = jiff::Timestamp::now();
     info.is_valid_at(now)
         && dns.iter().all(|d| info.dns_names.iter().any(|have| have == d))

@@ -4,9 +4,9 @@
 //! reference; and a binding's roleRef never changes.
 
 use k8s_openapi::api::rbac::v1::{PolicyRule, RoleRef};
+use karmadactl_apimachinery::{ApiError, BadValue, Cause, go_quote};
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, BadValue, Cause, go_quote};
 use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::rbac::{confirm_no_escalation, full_authority};
 use crate::controlplane::auth::{Attributes, authorize};

@@ -10,9 +10,9 @@
 //! creates grants only `system:karmada:agent:<cluster>`, an identity the CSR approver issues to
 //! one registration only.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::UserInfo;
 use crate::pull::plane_rbac;
 
@@ -46,10 +46,10 @@ pub async fn check_create(
             if obj.pointer("/metadata/annotations").and_then(|a| a.get(REGISTERED_BY_TOKEN_ANNOTATION)).is_some() {
                 return refuse(&format!("{RBAC_GENERATOR_USER} may not set {REGISTERED_BY_TOKEN_ANNOTATION}"));
             }
-            if name == crate::wellknown::KARMADA_CLUSTER_NAMESPACE {
+            if name == karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE {
                 return Ok(());
             }
-            match name.strip_prefix(crate::wellknown::EXECUTION_SPACE_PREFIX) {
+            match name.strip_prefix(karmadactl_karmada_api::wellknown::EXECUTION_SPACE_PREFIX) {
                 Some(cluster) => cluster,
                 None => return refuse(&scope_message()),
             }
@@ -84,13 +84,14 @@ pub async fn check_delete(
         ("certificates.k8s.io", "certificatesigningrequests") if name.starts_with(GENERATOR_CSR_PREFIX) => {
             return Ok(());
         }
-        ("", "namespaces") => match name.strip_prefix(crate::wellknown::EXECUTION_SPACE_PREFIX) {
+        ("", "namespaces") => match name.strip_prefix(karmadactl_karmada_api::wellknown::EXECUTION_SPACE_PREFIX) {
             Some(cluster) => cluster,
             None => return refuse(),
         },
         (RBAC, "clusterroles" | "clusterrolebindings" | "roles" | "rolebindings") => {
             let Some(cluster) = cluster_of_role_name(name) else { return refuse() };
-            let expected = plane_rbac::objects(cluster, crate::wellknown::KARMADA_CLUSTER_NAMESPACE, true);
+            let expected =
+                plane_rbac::objects(cluster, karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE, true);
             if !expected
                 .iter()
                 .any(|o| plural_of(o) == plural && meta_str(o, "name") == name && meta_opt(o, "namespace") == ns)
@@ -121,7 +122,7 @@ async fn ensure_unregistered(
     if !crate::validation::dns1123_label(cluster).is_empty() {
         return Err(ApiError::forbidden_message(group, plural, name, &scope_message()));
     }
-    let cluster_group = <crate::karmada::api::cluster::Cluster as kube::Resource>::group(&());
+    let cluster_group = <karmadactl_karmada_api::cluster::Cluster as kube::Resource>::group(&());
     let existing = store_access::get(state, &cluster_group, "clusters", None, cluster).await?;
     if existing.is_some_and(|(c, _)| !(deleting_counts_as_gone && super::object::marked_for_deletion(&c))) {
         return Err(ApiError::forbidden_message(
@@ -147,7 +148,7 @@ fn cluster_of_role_name(name: &str) -> Option<&str> {
 /// role to exactly the agent user.
 fn matches_agent_object(cluster: &str, plural: &str, ns: &str, obj: &Value) -> Result<(), String> {
     let name = meta_str(obj, "name");
-    let expected = plane_rbac::objects(cluster, crate::wellknown::KARMADA_CLUSTER_NAMESPACE, true);
+    let expected = plane_rbac::objects(cluster, karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE, true);
     let Some(want) = expected.iter().find(|o| plural_of(o) == plural && meta_str(o, "name") == name) else {
         return Err(scope_message());
     };
@@ -232,13 +233,14 @@ mod tests {
     use serde_json::json;
 
     fn agent_objects(cluster: &str) -> Vec<Value> {
-        plane_rbac::objects(cluster, crate::wellknown::KARMADA_CLUSTER_NAMESPACE, true)
+        plane_rbac::objects(cluster, karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE, true)
     }
 
     #[test]
     fn the_agent_objects_of_both_register_flavours_match() {
         for upstream in [true, false] {
-            for obj in plane_rbac::objects("m1", crate::wellknown::KARMADA_CLUSTER_NAMESPACE, upstream) {
+            for obj in plane_rbac::objects("m1", karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE, upstream)
+            {
                 let name = meta_str(&obj, "name");
                 assert_eq!(cluster_of_role_name(name), Some("m1"));
                 assert_eq!(

@@ -4,12 +4,12 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Value, json};
-
-use crate::controlplane::apimachinery::strategic::schema_for;
-use crate::controlplane::apimachinery::{
+use karmadactl_apimachinery::strategic::schema_for;
+use karmadactl_apimachinery::{
     ApiError, LabelSelector, apply_json_patch, apply_merge_patch, apply_strategic_merge_patch,
 };
+use serde_json::{Value, json};
+
 use crate::controlplane::registry::{ResourceDef, Subresource};
 
 use super::dispatch::{Call, json_response};
@@ -60,7 +60,7 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
                 &def.group,
                 &def.plural,
                 name,
-                crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
+                karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
             ));
         }
         let replicas = desired.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(0);
@@ -69,7 +69,7 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
                 "autoscaling",
                 "Scale",
                 name,
-                vec![crate::controlplane::apimachinery::Cause::invalid(
+                vec![karmadactl_apimachinery::Cause::invalid(
                     "spec.replicas",
                     replicas,
                     "must be greater than or equal to 0",
@@ -92,11 +92,11 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
                 let stored = object::with_resource_version(updated, new_rev);
                 return Ok(json_response(StatusCode::OK, &view(def, &stored, &paths)));
             }
-            Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
+            Err(karmadactl_store::StoreError::Conflict { .. }) => continue,
             Err(e) => return Err(store_access::store_error(e, &def.group, &def.plural, name)),
         }
     }
-    Err(ApiError::conflict(&def.group, &def.plural, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
+    Err(ApiError::conflict(&def.group, &def.plural, name, karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
 }
 
 /// A Scale sent with PUT: JSON, or protobuf from client-go's typed clients.

@@ -7,12 +7,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
 use crate::controlplane::controllers::{self, follow};
-use crate::controlplane::store::{CompactionPolicy, Store, spawn_compactor};
 use crate::kubeconfig::KubeconfigBuilder;
 
 use super::config::{Profile, ServerConfig};
@@ -33,10 +33,10 @@ pub enum ServerError {
     },
     /// The PKI could not be loaded or created.
     #[error("the control plane's certificates could not be loaded or created")]
-    Pki(#[from] crate::pki::PkiError),
+    Pki(#[from] karmadactl_pki::PkiError),
     /// The store could not be opened.
     #[error("the store could not be opened")]
-    Store(#[from] crate::controlplane::store::StoreError),
+    Store(#[from] karmadactl_store::StoreError),
     /// The listen address is taken or not allowed.
     #[error("cannot listen on {addr}")]
     Bind {
@@ -66,7 +66,7 @@ impl ServerError {
         match self {
             ServerError::Bind { .. } => Some("pick another --listen address, or stop what is using this one.".into()),
             ServerError::DataDir { .. } => Some("check that the data directory is writable by this user.".into()),
-            ServerError::Store(crate::controlplane::store::StoreError::Backend(_)) => Some(
+            ServerError::Store(karmadactl_store::StoreError::Backend(_)) => Some(
                 "with --datastore etcd://, check that etcd is reachable (and the --etcd-* TLS files); otherwise another control plane may be using this data directory: stop it or use another --data-dir.".into(),
             ),
             _ => None,
@@ -139,11 +139,11 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     // Controllers run on every replica of one SQLite store (there is one), and only on the
     // lease holder among replicas sharing an etcd.
     let (leading, elector) = match config.datastore {
-        crate::controlplane::store::Datastore::Etcd(_) => {
+        karmadactl_store::Datastore::Etcd(_) => {
             let (leading, elector) = controllers::leader::Leading::elected();
             (leading, Some(elector))
         }
-        crate::controlplane::store::Datastore::Sqlite => (controllers::leader::Leading::always(), None),
+        karmadactl_store::Datastore::Sqlite => (controllers::leader::Leading::always(), None),
     };
     controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     if config.profile == Profile::Karmada {
@@ -203,7 +203,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     ));
 
     let admin_user = match config.profile {
-        Profile::Karmada => crate::wellknown::KARMADA_ADMIN_USER.to_string(),
+        Profile::Karmada => karmadactl_karmada_api::wellknown::KARMADA_ADMIN_USER.to_string(),
         Profile::Kubernetes => format!("{}-admin", config.kubeconfig_context),
     };
     let kubeconfig = KubeconfigBuilder::new(&config.kubeconfig_context, &admin_user, url.clone())
@@ -250,7 +250,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             let client = client.clone();
             move || controllers::csr_approver::run(client.clone())
         }));
-        let signer_ca = Arc::new(crate::pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?);
+        let signer_ca = Arc::new(karmadactl_pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?);
         let leaf_validity = config.leaf_validity;
         background.push(leading.spawn({
             let client = client.clone();

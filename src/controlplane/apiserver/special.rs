@@ -4,9 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::Response;
 use k8s_openapi::api::core::v1::ServiceAccount;
+use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::{Attributes, Decision, UserInfo, authorize, rules_for};
 use crate::controlplane::registry::ResourceDef;
 
@@ -152,7 +152,7 @@ async fn token_request(state: &ApiState, call: &Call) -> Result<Response, ApiErr
             "authentication.k8s.io",
             "TokenRequest",
             name,
-            vec![crate::controlplane::apimachinery::Cause::invalid(
+            vec![karmadactl_apimachinery::Cause::invalid(
                 "spec.expirationSeconds",
                 seconds,
                 "may not specify a duration less than 10 minutes",

@@ -4,9 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+use karmadactl_store::Store;
+
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens};
 use crate::controlplane::registry::{Registry, ResourceDef};
-use crate::controlplane::store::Store;
 
 use super::config::ServerConfig;
 use super::metrics::Metrics;

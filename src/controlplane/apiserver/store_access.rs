@@ -8,8 +8,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::store::{KeyValue, StoreError};
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::{KeyValue, StoreError};
 
 use super::object;
 use super::served_json::ServedType;
@@ -67,7 +67,7 @@ pub fn store_error(err: StoreError, group: &str, resource: &str, name: &str) -> 
         StoreError::AlreadyExists { .. } => ApiError::already_exists(group, resource, name),
         StoreError::NotFound { .. } => ApiError::not_found(group, resource, name),
         StoreError::Conflict { .. } => {
-            ApiError::conflict(group, resource, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG)
+            ApiError::conflict(group, resource, name, karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG)
         }
         StoreError::Compacted { requested, compacted } => ApiError::resource_expired(requested, compacted + 1),
         StoreError::FutureRevision { requested, current } => ApiError::server_timeout(
@@ -134,7 +134,7 @@ pub async fn list_all(state: &ApiState, prefix: &str) -> Result<(Vec<Value>, i64
 
 /// Every stored value under a prefix at the latest revision, undecoded.
 pub async fn list_all_stored(state: &ApiState, prefix: &str) -> Result<(Vec<KeyValue>, i64), ApiError> {
-    use crate::controlplane::store::ListOptions;
+    use karmadactl_store::ListOptions;
     let mut out = Vec::new();
     let mut opts = ListOptions::default();
     loop {

@@ -3,9 +3,9 @@
 //! the token then carries its name and UID and stops authenticating once the object is gone
 //! or replaced. Messages as kube-apiserver's TokenREST.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::auth::authn::BoundObject;
 
 use super::state::ApiState;

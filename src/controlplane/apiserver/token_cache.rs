@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 
+use karmadactl_store::StoreError;
 use sha2::{Digest, Sha256};
 
 use super::state::ApiState;
 use super::store_access;
 use crate::controlplane::auth::UserInfo;
-use crate::controlplane::store::StoreError;
 
 /// kube-apiserver's `TokenSuccessCacheTTL`.
 pub const SUCCESS_TTL: Duration = Duration::from_secs(10);
@@ -111,7 +111,7 @@ pub async fn follow_revocations(state: Arc<ApiState>) {
         while let Some(ev) = streams.next().await {
             match ev {
                 Ok(ev) => {
-                    if revokes(&ev.kv.key, ev.kind == crate::controlplane::store::EventKind::Deleted) {
+                    if revokes(&ev.kv.key, ev.kind == karmadactl_store::EventKind::Deleted) {
                         state.token_cache.clear();
                     }
                 }

@@ -5,12 +5,12 @@
 //! override policies also get the checks upstream's karmada-webhook makes.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
+use karmadactl_karmada_api::policy::OverrideSpec;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use crate::controlplane::engine::overrides;
 use crate::controlplane::registry::{self, FieldError, FieldErrorKind, ResourceDef};
-use crate::karmada::api::policy::OverrideSpec;
 
 use super::admission::FieldValidation;
 use super::state::ApiState;

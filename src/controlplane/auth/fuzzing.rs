@@ -7,11 +7,11 @@
 use std::sync::OnceLock;
 
 use jiff::Timestamp;
+use karmadactl_pki::jws::{sign_detached, verify_detached};
+use karmadactl_pki::token::BootstrapToken;
+use karmadactl_pki::{KeyAlgorithm, PrivateKey};
 
 use super::authn::{BearerKind, ServiceAccountTokens, bearer_kind, key_id_for};
-use crate::pki::jws::{sign_detached, verify_detached};
-use crate::pki::token::BootstrapToken;
-use crate::pki::{KeyAlgorithm, PrivateKey};
 
 /// A token signer with a key made once per process, so every input is checked against it.
 fn tokens() -> &'static ServiceAccountTokens {

@@ -10,12 +10,13 @@
 //! `unregister` deletes it, which frees the name.
 
 use k8s_openapi::api::core::v1::Namespace;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use kube::{Client, ResourceExt};
 use serde_json::json;
 
 use crate::controlplane::apiserver::rbac_generator_admission::REGISTERED_BY_TOKEN_ANNOTATION;
-use crate::karmada::api::cluster::Cluster;
 
 /// Claims `cluster` for the bootstrap token `token_id`. `Ok(Err(why))` when the name is not this
 /// token's to have.
@@ -24,7 +25,7 @@ pub async fn claim(client: &Client, cluster: &str, token_id: &str) -> Result<Res
         return Ok(Err(format!("{cluster:?} is not a valid cluster name: {problem}")));
     }
     let namespaces: Api<Namespace> = Api::all(client.clone());
-    let space = crate::membership::execution_space(cluster);
+    let space = wellknown::execution_space(cluster);
     let existing = namespaces.get_opt(&space).await?;
     let holder = existing.as_ref().and_then(|ns| ns.annotations().get(REGISTERED_BY_TOKEN_ANNOTATION).cloned());
     if holder.as_deref() == Some(token_id) {
@@ -53,7 +54,7 @@ pub async fn claim(client: &Client, cluster: &str, token_id: &str) -> Result<Res
         None => {
             let ns: Namespace = serde_json::from_value(json!({"metadata": {
                 "name": space,
-                "labels": {crate::wellknown::LABEL_KARMADA_SYSTEM: "true"},
+                "labels": {karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"},
                 "annotations": {
                     REGISTERED_BY_TOKEN_ANNOTATION: token_id,
                     crate::pull::plane_rbac::REGISTERED_FOR_ANNOTATION: cluster,

@@ -1,9 +1,9 @@
 //! Objects every cluster starts with: the system namespaces and kube-apiserver's bootstrap RBAC
 //! policy. Created when missing; never overwritten (an administrator may have changed them).
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::auth::default_policy;

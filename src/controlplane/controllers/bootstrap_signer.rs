@@ -18,7 +18,7 @@ use kube::runtime::watcher;
 use kube::{Api, Client};
 use serde_json::json;
 
-use crate::pki::token::{SECRET_NAMESPACE, SECRET_TYPE, TokenSecret};
+use karmadactl_pki::token::{SECRET_NAMESPACE, SECRET_TYPE, TokenSecret};
 
 pub const CLUSTER_INFO_NAMESPACE: &str = "kube-public";
 pub const CLUSTER_INFO_NAME: &str = "cluster-info";
@@ -102,7 +102,7 @@ async fn reconcile(client: &Client, kubeconfig: &str) -> Result<(), kube::Error>
             continue;
         }
         if token.usages.iter().any(|u| u == "signing") {
-            let jws = crate::pki::jws::sign_detached(kubeconfig, token.token.id(), token.token.secret());
+            let jws = karmadactl_pki::jws::sign_detached(kubeconfig, token.token.id(), token.token.secret());
             signatures.insert(format!("{JWS_KEY_PREFIX}{}", token.token.id()), jws);
         }
     }

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::store::{Event, EventKind};
 
 pub const PREFIX: &str = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
 

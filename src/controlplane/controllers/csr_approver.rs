@@ -24,7 +24,7 @@ use kube::api::{PostParams, ResourceExt};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client};
 
-use crate::pki::{CsrInfo, inspect_csr};
+use karmadactl_pki::{CsrInfo, inspect_csr};
 
 pub const KUBE_APISERVER_CLIENT_SIGNER: &str = "kubernetes.io/kube-apiserver-client";
 const AGENT_GROUP: &str = "system:karmada:agents";
@@ -182,7 +182,7 @@ async fn allowed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::Subject;
+    use karmadactl_pki::Subject;
 
     fn info(cn: &str, orgs: &[&str], dns: &[&str]) -> CsrInfo {
         CsrInfo {

@@ -17,13 +17,13 @@ use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::certificates::v1::{CertificateSigningRequest, CertificateSigningRequestCondition};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_pki::{CertificateAuthority, ExtendedKeyUsage, KeyUsage, Validity};
 use kube::api::{PostParams, ResourceExt};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client};
 
 use super::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
 use crate::controlplane::apiserver::csr_admission;
-use crate::pki::{CertificateAuthority, ExtendedKeyUsage, KeyUsage, Validity};
 
 /// Kubernetes refuses `expirationSeconds` below this.
 const MIN_EXPIRATION: Duration = Duration::from_secs(600);
@@ -104,7 +104,7 @@ fn sign(
     let request = std::str::from_utf8(&csr.spec.request.0)
         .map_err(|_| "spec.request is not a PEM certificate request".to_string())?;
     // Admission refuses such requests; one stored some other way is still never issued.
-    let info = crate::pki::inspect_csr(request)
+    let info = karmadactl_pki::inspect_csr(request)
         .map_err(|e| format!("unable to sign the request: {}", crate::error::with_causes(&e)))?;
     if csr_admission::requests_masters(&info.subject.organizations) {
         return Err(csr_admission::masters_refusal());
@@ -153,7 +153,7 @@ fn validity(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::CaSpec;
+    use karmadactl_pki::CaSpec;
 
     fn ca() -> CertificateAuthority {
         let validity = Validity::from_now(Duration::from_secs(10 * 365 * 86400)).unwrap();
@@ -179,10 +179,10 @@ mod tests {
 
     #[test]
     fn a_stored_request_for_system_masters_is_never_signed() {
-        let key = crate::pki::PrivateKey::generate(Default::default()).unwrap();
+        let key = karmadactl_pki::PrivateKey::generate(Default::default()).unwrap();
         let request = |orgs: &[&str]| {
-            let subject = crate::pki::Subject::new("mallory").with_organizations(orgs.iter().copied());
-            let pem = crate::pki::create_csr(&key, &subject).unwrap();
+            let subject = karmadactl_pki::Subject::new("mallory").with_organizations(orgs.iter().copied());
+            let pem = karmadactl_pki::create_csr(&key, &subject).unwrap();
             serde_json::from_value::<CertificateSigningRequest>(serde_json::json!({
                 "metadata": {"name": "c"},
                 "spec": {"signerName": KUBE_APISERVER_CLIENT_SIGNER, "usages": ["client auth"],

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use karmadactl_store::Event;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
-use crate::controlplane::store::Event;
 
 /// What a follower does with what it sees.
 pub trait Follower: Send + Sync + 'static {
@@ -45,13 +45,13 @@ pub async fn run<F: Follower>(
         }
         let mut events = match state.store.watch(&prefix, rev) {
             Ok(s) => s,
-            Err(crate::controlplane::store::StoreError::Closed) => return,
+            Err(karmadactl_store::StoreError::Closed) => return,
             Err(_) => continue,
         };
         while let Some(ev) = events.next().await {
             match ev {
                 Ok(ev) => follower.event(&state, ev).await,
-                Err(crate::controlplane::store::StoreError::Closed) => return,
+                Err(karmadactl_store::StoreError::Closed) => return,
                 Err(_) => break,
             }
         }

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
+use karmadactl_store::{EventKind, KeyValue, StoreError};
 use tokio::sync::Notify;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
-use crate::controlplane::store::{EventKind, KeyValue, StoreError};
 
 use super::gc_apply::apply;
 use super::gc_graph::{Action, Graph, Node};
@@ -44,7 +44,7 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
         let listed = async {
             let (tombs, _) = store_access::list_all_stored(state, TOMBSTONES).await?;
             let (kvs, rev) = store_access::list_all_stored(state, PREFIX).await?;
-            Ok::<_, crate::controlplane::apimachinery::ApiError>((tombs, kvs, rev))
+            Ok::<_, karmadactl_apimachinery::ApiError>((tombs, kvs, rev))
         };
         let (tombs, kvs, rev) = match listed.await {
             Ok(r) => r,

@@ -2,13 +2,13 @@
 //! the uid and revision the action was planned from; a mismatch does nothing, and the change
 //! that caused it brings a fresh plan.
 
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::StoreError;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::resource::delete::{Preconditions, Target, delete_one};
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::store::StoreError;
 
 use super::gc::TOMBSTONES;
 use super::gc_graph::Action;

@@ -6,20 +6,20 @@
 //! administrator's changes survive restarts (the one exception: the generator's role as
 //! upstream's `*/*/*`, which is confined).
 
+use karmadactl_apimachinery::ApiError;
+use karmadactl_pki::token::DEFAULT_GROUP;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::internal::create_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
-use crate::pki::token::DEFAULT_GROUP;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
-const SYSTEM_LABEL: (&str, &str) = ("karmada.io/system", "true");
+const SYSTEM_LABEL: (&str, &str) = (karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM, "true");
 
 pub async fn run(state: &ApiState) -> Result<(), ApiError> {
     // The Karmada CRDs (policies, bindings, works), generated from the Rust types. Stored
     // before the CRD cache first reads the store, so they are served once the plane is ready.
-    for crd in crate::karmada::crds::all() {
+    for crd in karmadactl_karmada_api::crds::all() {
         let mut obj = serde_json::to_value(&crd).map_err(|e| ApiError::internal(&e.to_string()))?;
         obj["apiVersion"] = json!("apiextensions.k8s.io/v1");
         obj["kind"] = json!("CustomResourceDefinition");
@@ -27,7 +27,7 @@ pub async fn run(state: &ApiState) -> Result<(), ApiError> {
     }
     // The kinds without Rust types, as upstream's YAML: upstream components inform on them at
     // start (karmada-agent's resource interpreter waits for `resourceinterpretercustomizations`).
-    for crd in crate::karmada::upstream_crds::all() {
+    for crd in karmadactl_karmada_api::upstream_crds::all() {
         create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", crd).await?;
     }
     // Upstream components elect their leaders (Leases) and keep their secrets here.
@@ -46,7 +46,7 @@ pub async fn run(state: &ApiState) -> Result<(), ApiError> {
 }
 
 fn system_namespace() -> Value {
-    let name = crate::wellknown::KARMADA_SYSTEM_NAMESPACE;
+    let name = karmadactl_karmada_api::wellknown::KARMADA_SYSTEM_NAMESPACE;
     json!({"apiVersion": "v1", "kind": "Namespace",
            "metadata": meta(name, json!({"kubernetes.io/metadata.name": name}), None),
            "spec": {"finalizers": ["kubernetes"]},
@@ -88,7 +88,7 @@ async fn confine_rbac_generator(state: &ApiState) -> Result<(), ApiError> {
     match state.store.update(&key, object::to_stored_bytes(&role), rev).await {
         Ok(_) => Ok(()),
         // Changed meanwhile: an administrator's version stands.
-        Err(crate::controlplane::store::StoreError::Conflict { .. }) => Ok(()),
+        Err(karmadactl_store::StoreError::Conflict { .. }) => Ok(()),
         Err(e) => Err(store_access::store_error(e, RBAC, "clusterroles", RBAC_GENERATOR_ROLE)),
     }
 }

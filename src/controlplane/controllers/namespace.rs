@@ -10,14 +10,14 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::apiserver::resource::delete::{Target, delete_one};
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::store::{Event, EventKind};
 
 use super::follow::{self, Follower};
 
@@ -112,8 +112,8 @@ async fn finish(state: &ApiState, name: &str) -> Result<(), ApiError> {
     };
     match result {
         // Changed meanwhile: the event brings it back with fresh information.
-        Ok(()) | Err(crate::controlplane::store::StoreError::Conflict { .. }) => Ok(()),
-        Err(crate::controlplane::store::StoreError::NotFound { .. }) => Ok(()),
+        Ok(()) | Err(karmadactl_store::StoreError::Conflict { .. }) => Ok(()),
+        Err(karmadactl_store::StoreError::NotFound { .. }) => Ok(()),
         Err(e) => Err(store_access::store_error(e, "", "namespaces", name)),
     }
 }

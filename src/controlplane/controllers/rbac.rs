@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use karmadactl_store::Event;
 use serde::de::DeserializeOwned;
 
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::store_access;
 use crate::controlplane::auth::{RbacSnapshot, aggregate_cluster_roles};
-use crate::controlplane::store::Event;
 
 pub const PREFIX: &str = "/registry/rbac.authorization.k8s.io/";
 

@@ -14,7 +14,7 @@ use kube::api::{DeleteParams, ListParams, Preconditions};
 use kube::runtime::watcher;
 use kube::{Api, Client};
 
-use crate::pki::token::{SECRET_NAMESPACE, SECRET_TYPE};
+use karmadactl_pki::token::{SECRET_NAMESPACE, SECRET_TYPE};
 
 /// The data key holding the RFC 3339 expiry time.
 const EXPIRATION_KEY: &str = "expiration";

@@ -5,6 +5,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::Api;
 use kube::runtime::reflector;
 use kube::runtime::watcher;
@@ -12,9 +15,7 @@ use kube::{Client, ResourceExt};
 
 use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
 use super::queue::Queue;
-use super::{execution, execution_workers, names, on_fleet_change};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::Work;
+use super::{execution, execution_workers, on_fleet_change};
 
 /// Applies `cluster`'s Works to the member until the plane connection is dropped for good.
 pub async fn run(plane: Client, member: Client, cluster: String) {
@@ -38,7 +39,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     tasks.push(t);
 
     let get = with(&slot);
-    let space = names::execution_space(&cluster);
+    let space = wellknown::execution_space(&cluster);
     let (works, t) = follow(Api::<Work>::namespaced(plane.clone(), &space), move |w: &Work, _| {
         if let Some(engine) = get() {
             engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });

@@ -7,6 +7,11 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::ReplicaSchedulingType;
+use karmadactl_karmada_api::policy::propagation::ConflictResolution;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
 use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use kube::runtime::reflector::ObjectRef;
@@ -20,10 +25,6 @@ use super::names;
 use super::native_interpreter;
 use super::overrides::{self, OverrideSource};
 use crate::controlplane::apiserver::object::new_uid;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::ReplicaSchedulingType;
-use crate::karmada::api::policy::propagation::ConflictResolution;
-use crate::karmada::api::work::Work;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -68,7 +69,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         if cluster.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        let namespace = names::execution_space(&target.name);
+        let namespace = wellknown::execution_space(&target.name);
         wanted.insert(namespace.clone());
         let mut manifest = prune(&template);
         if divided && binding.spec().replicas.unwrap_or(0) > 0 {
@@ -281,7 +282,7 @@ fn mark_manifest(
     let meta = &mut manifest["metadata"];
     let labels = meta["labels"].as_object().cloned().unwrap_or_default();
     let mut labels = labels;
-    labels.insert(names::MANAGED_LABEL.into(), json!("true"));
+    labels.insert(wellknown::LABEL_KARMADA_MANAGED.into(), json!("true"));
     labels.insert(names::WORK_PERMANENT_ID_LABEL.into(), json!(work_id));
     if let Some(id) = binding.permanent_id() {
         labels.insert(key.id_label().into(), json!(id));
@@ -374,7 +375,7 @@ pub async fn ensure_work(
                     "namespace": namespace,
                     "labels": labels,
                     "annotations": annotations,
-                    "finalizers": [names::EXECUTION_FINALIZER],
+                    "finalizers": [wellknown::EXECUTION_CONTROLLER_FINALIZER],
                 },
                 "spec": spec,
             });

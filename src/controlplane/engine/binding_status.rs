@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
@@ -13,9 +15,7 @@ use serde_json::{Value, json};
 use super::bindings::{self, set_condition};
 use super::context::{BindingKey, Engine, TemplateKey};
 use super::detector::gvk_of;
-use super::names;
 use super::native_interpreter;
-use crate::karmada::api::work::binding_status::AggregatedStatusItem;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -31,7 +31,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     let targets = binding.spec().clusters.clone().unwrap_or_default();
     let mut items = vec![];
     for t in &targets {
-        let namespace = names::execution_space(&t.name);
+        let namespace = wellknown::execution_space(&t.name);
         let work = works.iter().find(|w| w.namespace().as_deref() == Some(namespace.as_str()));
         let applied =
             work.and_then(|w| w.status.as_ref()?.conditions.as_ref()?.iter().find(|c| c.type_ == "Applied").cloned());
@@ -85,7 +85,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
 /// Writes the summed member status into the template's status.
 async fn template_status(
     engine: &Engine,
-    r: &crate::karmada::api::work::binding::ObjectReference,
+    r: &karmadactl_karmada_api::work::binding::ObjectReference,
     items: &[AggregatedStatusItem],
 ) -> Result<(), kube::Error> {
     let key =

@@ -8,13 +8,13 @@ use kube::api::{Api, ApiResource, DynamicObject, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
 
+use karmadactl_karmada_api::work::binding::ResourceBindingSpec;
+use karmadactl_karmada_api::work::binding_status::ResourceBindingStatus;
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding};
 use serde_json::Value;
 
 use super::context::{BindingKey, Engine};
 use super::names;
-use crate::karmada::api::work::binding::ResourceBindingSpec;
-use crate::karmada::api::work::binding_status::ResourceBindingStatus;
-use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding};
 
 #[derive(Clone)]
 pub enum AnyBinding {

@@ -8,6 +8,11 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
 use futures::StreamExt;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::{
+    ClusterOverridePolicy, ClusterPropagationPolicy, OverridePolicy, PropagationPolicy,
+};
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding, Work};
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::{self, ObjectRef, Store};
 use kube::runtime::{WatchStreamExt, watcher};
@@ -16,9 +21,6 @@ use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
 use super::queue::Queue;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::{ClusterOverridePolicy, ClusterPropagationPolicy, OverridePolicy, PropagationPolicy};
-use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding, Work};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TemplateKey {

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use karmadactl_karmada_api::work::binding::{BindingSnapshot, TargetCluster};
 use kube::ResourceExt;
 use kube::api::{DeleteParams, DynamicObject, PostParams};
 use serde_json::{Value, json};
@@ -14,7 +15,6 @@ use serde_json::{Value, json};
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine};
 use super::names;
-use crate::karmada::api::work::binding::{BindingSnapshot, TargetCluster};
 
 /// Marks a binding this controller made for a dependency.
 pub const ATTACHED_LABEL: &str = "resourcebinding.karmada.io/attached";
@@ -201,7 +201,7 @@ async fn write_attached(
     engine: &Engine,
     namespace: &str,
     name: &str,
-    existing: Option<&crate::karmada::api::work::ResourceBinding>,
+    existing: Option<&karmadactl_karmada_api::work::ResourceBinding>,
     required: Vec<BindingSnapshot>,
 ) -> Result<(), kube::Error> {
     let Some(b) = existing else {

@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+use karmadactl_karmada_api::policy::propagation::PropagationSpec;
+use karmadactl_karmada_api::work::binding::{ObjectReference, ResourceBindingSpec};
 use kube::api::{Api, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
 use kube::discovery::pinned_kind;
 use kube::runtime::watcher;
@@ -18,8 +20,6 @@ use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
 use super::native_interpreter;
 use crate::controlplane::apiserver::object::new_uid;
-use crate::karmada::api::policy::propagation::PropagationSpec;
-use crate::karmada::api::work::binding::{ObjectReference, ResourceBindingSpec};
 
 /// The claiming policy of a template.
 #[derive(Clone)]
@@ -225,7 +225,7 @@ enum ApiResourceOf {
 
 impl ApiResourceOf {
     fn api(&self, engine: &Engine, namespace: Option<&str>) -> Api<DynamicObject> {
-        use crate::karmada::api::policy::{ClusterPropagationPolicy, PropagationPolicy};
+        use karmadactl_karmada_api::policy::{ClusterPropagationPolicy, PropagationPolicy};
         match (self, namespace) {
             (Self::Pp, Some(ns)) => Api::namespaced_with(
                 engine.client.clone(),

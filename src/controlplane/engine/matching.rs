@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::controlplane::apimachinery::LabelSelector;
-use crate::karmada::api::policy::selector::ResourceSelector;
+use karmadactl_apimachinery::LabelSelector;
+use karmadactl_karmada_api::policy::selector::ResourceSelector;
 
 /// The parts of a template selection looks at.
 pub struct TemplateIdentity<'a> {

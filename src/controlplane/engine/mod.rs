@@ -57,8 +57,8 @@ use kube::{Client, ResourceExt};
 use context::{Caches, Engine, Queues, Scope, WorkKey, follow};
 use queue::Queue;
 
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::Work;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::work::Work;
 
 pub(crate) use wakes::on_fleet_change;
 

@@ -1,8 +1,9 @@
 //! Names, labels and annotations the engine writes, as upstream Karmada spells them, so that
-//! objects made here look the same to tools written for upstream.
+//! objects made here look the same to tools written for upstream. Names the CLI and other
+//! controllers share (execution spaces, the managed label, finalizers) are in
+//! `karmadactl_karmada_api::wellknown`.
 
-/// Namespace holding one member's Works.
-pub const EXECUTION_SPACE_PREFIX: &str = "karmada-es-";
+use karmadactl_karmada_api::wellknown::{EXECUTION_SPACE_PREFIX, KARMADA_CLUSTER_NAMESPACE, KARMADA_SYSTEM_NAMESPACE};
 
 pub const PP_PERMANENT_ID_LABEL: &str = "propagationpolicy.karmada.io/permanent-id";
 pub const PP_NAME_ANNOTATION: &str = "propagationpolicy.karmada.io/name";
@@ -27,19 +28,10 @@ pub const APPLIED_CLUSTER_OVERRIDES_ANNOTATION: &str = "policy.karmada.io/applie
 /// Marks a namespace Work made by the namespace sync, holding the plane namespace's uid.
 pub const NAMESPACE_SYNC_LABEL: &str = "namespace.karmada.io/uid";
 
-/// Member objects Karmada manages (`get` shows them as adopted).
-pub const MANAGED_LABEL: &str = "karmada.io/managed";
-
 pub const BINDING_FINALIZER: &str = "karmada.io/binding-controller";
-pub const EXECUTION_FINALIZER: &str = "karmada.io/execution-controller";
 
 /// Field manager of the execution controller's server-side applies in members.
 pub const EXECUTION_FIELD_MANAGER: &str = "karmada-execution-controller";
-
-/// `karmada-es-<cluster>`.
-pub fn execution_space(cluster: &str) -> String {
-    format!("{EXECUTION_SPACE_PREFIX}{cluster}")
-}
 
 /// The cluster an execution namespace belongs to.
 pub fn cluster_of_execution_space(namespace: &str) -> Option<&str> {
@@ -48,7 +40,9 @@ pub fn cluster_of_execution_space(namespace: &str) -> Option<&str> {
 
 /// Namespaces whose objects are never propagated: Karmada's own and the execution spaces.
 pub fn is_reserved_namespace(namespace: &str) -> bool {
-    namespace == "karmada-system" || namespace == "karmada-cluster" || namespace.starts_with(EXECUTION_SPACE_PREFIX)
+    namespace == KARMADA_SYSTEM_NAMESPACE
+        || namespace == KARMADA_CLUSTER_NAMESPACE
+        || namespace.starts_with(EXECUTION_SPACE_PREFIX)
 }
 
 /// Namespaces the namespace sync leaves alone: reserved ones, `default` and `kube-*`, which
@@ -95,6 +89,8 @@ fn safe_encode(hash: u32) -> String {
 
 #[cfg(test)]
 mod tests {
+    use karmadactl_karmada_api::wellknown::execution_space;
+
     use super::*;
 
     #[test]

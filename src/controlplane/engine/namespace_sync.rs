@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
 use kube::api::{Api, DeleteParams};
 use kube::runtime::reflector::ObjectRef;
@@ -14,7 +16,6 @@ use super::binding::ensure_work;
 use super::context::Engine;
 use super::names;
 use crate::controlplane::apiserver::object::new_uid;
-use crate::karmada::api::work::Work;
 
 pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Error> {
     let work_name = names::work_name("Namespace", name, "");
@@ -46,12 +47,12 @@ pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Err
         if cluster.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        let es = names::execution_space(&cluster.name_any());
+        let es = wellknown::execution_space(&cluster.name_any());
         let current = existing.iter().find(|w| w.namespace().as_deref() == Some(es.as_str()));
         let work_id =
             current.and_then(|w| w.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned()).unwrap_or_else(new_uid);
         let mut manifest_labels = labels.clone();
-        manifest_labels.insert(names::MANAGED_LABEL.into(), "true".into());
+        manifest_labels.insert(wellknown::LABEL_KARMADA_MANAGED.into(), "true".into());
         manifest_labels.insert(names::WORK_PERMANENT_ID_LABEL.into(), work_id.clone());
         let manifest = json!({
             "apiVersion": "v1",

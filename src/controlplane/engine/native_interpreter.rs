@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use serde_json::{Map, Value, json};
 
-use crate::controlplane::apimachinery::quantity;
-use crate::karmada::api::work::replicas::{NodeClaim, ReplicaRequirements};
+use karmadactl_apimachinery::quantity;
+use karmadactl_karmada_api::work::replicas::{NodeClaim, ReplicaRequirements};
 
 /// Where a kind keeps its replicas and pod template.
 fn replica_paths(api_version: &str, kind: &str) -> Option<(&'static str, &'static [&'static str])> {

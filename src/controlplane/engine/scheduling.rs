@@ -5,6 +5,8 @@
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::work::binding::TargetCluster;
 use kube::api::{Patch, PatchParams};
 use serde_json::json;
 
@@ -12,8 +14,6 @@ use super::bindings::{self, AnyBinding, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
 use super::scheduler::{self, ScheduleInput};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::binding::TargetCluster;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {

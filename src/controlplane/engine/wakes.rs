@@ -23,8 +23,9 @@ use kube::ResourceExt;
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine, WorkKey};
 use super::{detector, execution, names};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding, Work};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding, Work};
 
 /// Clusters wake the controllers only when something placement and overrides depend on
 /// changes: the status probes that change nothing of it do not wake every binding.
@@ -60,7 +61,7 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
         engine.queues.schedule.add(key.clone());
         engine.queues.binding.add(key);
     }
-    let es = names::execution_space(cluster);
+    let es = wellknown::execution_space(cluster);
     for w in engine.caches.works.state() {
         if w.namespace().as_deref() == Some(es.as_str()) {
             engine.queues.execute.add(WorkKey { namespace: es.clone(), name: w.name_any() });

@@ -9,12 +9,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
 use kube::runtime::reflector::{ObjectRef, Store};
 
 use super::context::WorkKey;
 use super::names;
-use crate::karmada::api::work::Work;
 
 /// What a Work is found by.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

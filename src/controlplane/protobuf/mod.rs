@@ -16,7 +16,7 @@ mod wire;
 
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
+use karmadactl_apimachinery::ApiError;
 use schema::Schema;
 use special::Fields;
 

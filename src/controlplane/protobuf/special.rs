@@ -33,7 +33,9 @@ pub(super) fn decode(schema: &Schema, name: &str, bytes: &[u8], depth: usize) ->
         TIME => Value::String(rfc3339(f.int("seconds")?.unwrap_or(0), None)?),
         MICRO_TIME if bytes.is_empty() => Value::Null,
         MICRO_TIME => Value::String(rfc3339(f.int("seconds")?.unwrap_or(0), Some(f.int("nanos")?.unwrap_or(0)))?),
-        DURATION => Value::String(crate::duration::format_go_duration(f.int("duration")?.unwrap_or(0))),
+        DURATION => {
+            Value::String(karmadactl_apimachinery::duration::format_go_duration(f.int("duration")?.unwrap_or(0)))
+        }
         QUANTITY => match f.bytes("string")? {
             Some(s) if !s.is_empty() => Value::String(String::from_utf8_lossy(s).into_owned()),
             _ => Value::String("0".into()),

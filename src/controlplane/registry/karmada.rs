@@ -9,7 +9,7 @@ use super::validation::CrdValidator;
 
 /// The Cluster resource, validated, pruned and defaulted by the schema of the Rust type.
 pub(crate) fn cluster_def() -> ResourceDef {
-    let schema = crate::karmada::api::cluster::openapi_schema();
+    let schema = karmadactl_karmada_api::cluster::openapi_schema();
     // The schema is generated from our own types and checked by tests, so failing to compile it
     // is a build defect, not an input error.
     let validator = CrdValidator::new(&schema).expect("the Cluster schema compiles");

@@ -260,7 +260,7 @@ impl NameRule {
             Self::Dns1035Label => names::dns1035_label(name),
             Self::PathSegment => names::path_segment(name),
             Self::Any => Vec::new(),
-            Self::ClusterName => crate::controlplane::apimachinery::NameRule::ClusterName.check(name, false),
+            Self::ClusterName => karmadactl_apimachinery::NameRule::ClusterName.check(name, false),
         }
     }
 }

@@ -165,7 +165,7 @@ pub fn parse(text: &str) -> Result<InitConfig, ConfigError> {
         }
         out.cert_validity_period = string(&f, p, "validityPeriod")?;
         if let Some(d) = &out.cert_validity_period
-            && let Err(e) = d.parse::<crate::duration::GoDuration>()
+            && let Err(e) = d.parse::<karmadactl_apimachinery::duration::GoDuration>()
         {
             return Err(ConfigError(format!("{p}.validityPeriod: invalid duration {d:?}: {e}")));
         }

@@ -56,7 +56,7 @@ impl CrdSet {
     /// The CRDs this binary serves in the embedded plane (every CRD upstream's release installs:
     /// the generated ones and upstream's own YAML for the rest), with upstream's two patches.
     pub fn builtin() -> Self {
-        let bases = crate::karmada::crds::all()
+        let bases = karmadactl_karmada_api::crds::all()
             .into_iter()
             .map(|crd| {
                 let mut v = serde_json::to_value(&crd).unwrap_or_default();
@@ -66,7 +66,7 @@ impl CrdSet {
             })
             // Through the typed CRD, as every other host object is rendered: upstream's YAML
             // writes some numbers as integers where the type holds a float.
-            .chain(crate::karmada::upstream_crds::all().into_iter().map(typed_crd))
+            .chain(karmadactl_karmada_api::upstream_crds::all().into_iter().map(typed_crd))
             .collect();
         let patches = vec![
             ("resourcebindings.work.karmada.io".to_string(), PATCH_RESOURCEBINDINGS.to_string()),

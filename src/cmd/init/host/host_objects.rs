@@ -4,13 +4,13 @@
 //! this tool's installation label, which is what deinit deletes by.
 
 use base64::Engine as _;
+use karmadactl_karmada_api::wellknown::{LABEL_BOOTSTRAPPING, LABEL_INSTALLED_BY, LABEL_KARMADA_SYSTEM};
 use serde_json::{Value, json};
 
 use super::commands::command;
 use super::pki::{HostPki, NAMES};
 use super::settings::{Etcd, Part, Settings, StorageMode};
 use super::template::{self, TemplateError};
-use crate::wellknown::{LABEL_BOOTSTRAPPING, LABEL_INSTALLED_BY, LABEL_KARMADA_SYSTEM};
 
 const DEPLOYMENT: &str = include_str!("../../../../manifests/hostinit/deployment.yaml");
 const ETCD_STATEFULSET: &str = include_str!("../../../../manifests/hostinit/statefulset-etcd.yaml");
@@ -92,11 +92,11 @@ fn secret(settings: &Settings, name: &str, data: Vec<(String, &str)>) -> Value {
 /// The kubeconfig the components use to reach the new API server from inside the host.
 pub fn component_kubeconfig(settings: &Settings, pki: &HostPki) -> String {
     let kc = crate::kubeconfig::KubeconfigBuilder::new(
-        crate::wellknown::KARMADA_APISERVER_CONTEXT,
-        crate::wellknown::KARMADA_ADMIN_USER,
+        karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT,
+        karmadactl_karmada_api::wellknown::KARMADA_ADMIN_USER,
         settings.in_cluster_server(),
     )
-    .context(crate::wellknown::KARMADA_APISERVER_CONTEXT)
+    .context(karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT)
     .certificate_authority(pki.cert("ca"))
     .client_certificate(pki.cert("karmada"), pki.key("karmada"))
     .build();

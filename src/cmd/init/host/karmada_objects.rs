@@ -4,13 +4,13 @@
 //! pull-mode registration relies on.
 
 use base64::Engine as _;
+use karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM;
 use serde_json::{Value, json};
 
 use super::crds::CrdSet;
 use super::settings::Settings;
 use super::template::{self, TemplateError};
 use crate::controlplane::controllers::karmada_bootstrap;
-use crate::wellknown::LABEL_KARMADA_SYSTEM;
 
 const WEBHOOKS: &str = include_str!("../../../../manifests/hostinit/webhook-configuration.yaml");
 

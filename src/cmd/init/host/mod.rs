@@ -36,6 +36,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Node, Service};
+use karmadactl_karmada_api::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use kube::{Client, ResourceExt as _};
 use serde_json::json;
@@ -46,7 +47,6 @@ use crate::cmd::connection::ClusterConnection;
 use crate::controlplane::simulator::SIMULATED_LABEL;
 use crate::error::UsageError;
 use crate::output::OutputFormat;
-use crate::wellknown::{KARMADA_RELEASE, LABEL_ETCD_NODE};
 use plan::NodeLabel;
 
 /// Resolves the flags into settings, without touching the host (its nodes fill in the API
@@ -134,7 +134,7 @@ pub fn settings(args: &InitArgs) -> anyhow::Result<Settings> {
         cert_external_dns: split(&args.cert_external_dns),
         cert_validity: crate::cmd::parse_duration("cert-validity-period", &args.cert_validity_period)?,
         ca_files: args.ca_cert_file.as_ref().zip(args.ca_key_file.as_ref()).map(|(c, k)| (c.into(), k.into())),
-        key_algorithm: crate::pki::KeyAlgorithm::Rsa3072,
+        key_algorithm: karmadactl_pki::KeyAlgorithm::Rsa3072,
         data_dir: PathBuf::from(super::host_data_dir(args)),
         pki_dir: PathBuf::from(super::host_pki_dir(args)),
         crds,
@@ -364,7 +364,7 @@ async fn run_async(
         printer.progress(&format!("labelled node {} {}={:?}", label.node, label.key, label.value));
     }
     apply_host(&client, &plan, ctx).await?;
-    let kubeconfig = settings.data_dir.join(crate::wellknown::KARMADA_APISERVER_KUBECONFIG);
+    let kubeconfig = settings.data_dir.join(karmadactl_karmada_api::wellknown::KARMADA_APISERVER_KUBECONFIG);
     if facts.simulated || args.host_only {
         let why = if facts.simulated {
             format!(

@@ -9,11 +9,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use jiff::Timestamp;
-
-use super::settings::{Etcd, Settings};
-use crate::pki::{
+use karmadactl_pki::{
     CaSpec, CertificateAuthority, ExtendedKeyUsage, LeafSpec, PemPair, PkiError, Subject, Validity, inspect_certificate,
 };
+
+use super::settings::{Etcd, Settings};
 
 /// CAs last ten years whatever `--cert-validity-period` says (upstream).
 const CA_VALIDITY: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
@@ -61,7 +61,7 @@ impl HostPki {
     fn load(settings: &Settings, dir: &Path) -> Option<Self> {
         let mut pairs = BTreeMap::new();
         for name in Self::generated_names(settings) {
-            pairs.insert(name, crate::pki::read_pair(dir, name).ok()?);
+            pairs.insert(name, karmadactl_pki::read_pair(dir, name).ok()?);
         }
         let (dns, ips) = karmada_sans(settings);
         let now = Timestamp::now();
@@ -155,13 +155,13 @@ impl HostPki {
     /// Writes the generated files (not the external etcd ones) into `dir`.
     pub fn write(&self, settings: &Settings, dir: &Path) -> Result<(), PkiError> {
         for name in Self::generated_names(settings) {
-            crate::pki::write_pair(dir, name, &self.pairs[name])?;
+            karmadactl_pki::write_pair(dir, name, &self.pairs[name])?;
         }
         Ok(())
     }
 }
 
-fn new_ca(common_name: &str, alg: crate::pki::KeyAlgorithm) -> Result<CertificateAuthority, PkiError> {
+fn new_ca(common_name: &str, alg: karmadactl_pki::KeyAlgorithm) -> Result<CertificateAuthority, PkiError> {
     let mut spec = CaSpec::new(common_name, Validity::from_now(CA_VALIDITY)?);
     spec.key_algorithm = alg;
     spec.dns_names = vec![common_name.to_string()];

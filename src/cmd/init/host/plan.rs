@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
+use karmadactl_karmada_api::wellknown::KARMADA_APISERVER_KUBECONFIG;
 use serde_json::Value;
 
 use super::crds::CrdSet;
 use super::pki::HostPki;
 use super::settings::Settings;
 use super::template::TemplateError;
-use crate::wellknown::KARMADA_APISERVER_KUBECONFIG;
 
 /// A file init writes.
 #[derive(Debug, Clone)]
@@ -52,13 +52,13 @@ impl Plan {
         for name in HostPki::generated_names(&settings) {
             let what = if pki.reused { "reused" } else { "new" };
             files.push(PlannedFile {
-                path: crate::pki::cert_path(&settings.pki_dir, name),
+                path: karmadactl_pki::cert_path(&settings.pki_dir, name),
                 mode: 0o644,
                 contents: pki.cert(name).to_string(),
                 what: format!("certificate ({what})"),
             });
             files.push(PlannedFile {
-                path: crate::pki::key_path(&settings.pki_dir, name),
+                path: karmadactl_pki::key_path(&settings.pki_dir, name),
                 mode: 0o600,
                 contents: pki.key(name).to_string(),
                 what: format!("private key ({what})"),
@@ -112,11 +112,11 @@ pub fn object_line(o: &Value) -> String {
 /// `<karmada-data>/karmada-apiserver.config`: the admin's way in, through the NodePort.
 pub fn admin_kubeconfig(settings: &Settings, pki: &HostPki) -> String {
     let kc = crate::kubeconfig::KubeconfigBuilder::new(
-        crate::wellknown::KARMADA_APISERVER_CONTEXT,
-        crate::wellknown::KARMADA_ADMIN_USER,
+        karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT,
+        karmadactl_karmada_api::wellknown::KARMADA_ADMIN_USER,
         settings.external_server(),
     )
-    .context(crate::wellknown::KARMADA_APISERVER_CONTEXT)
+    .context(karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT)
     .certificate_authority(pki.cert("ca"))
     .client_certificate(pki.cert("karmada"), pki.key("karmada"))
     .build();

@@ -6,13 +6,13 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Namespace, Node};
+use karmadactl_karmada_api::wellknown::{LABEL_BOOTSTRAPPING, LABEL_ETCD_NODE, LABEL_INSTALLED_BY};
 use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams};
 use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
 
 use super::apply::api_resource;
 pub use super::host_objects::INSTALLED_BY_INIT;
-use crate::wellknown::{LABEL_BOOTSTRAPPING, LABEL_ETCD_NODE, LABEL_INSTALLED_BY};
 
 /// The image of the Job that empties etcd's hostPath directory on its node.
 pub const CLEANUP_IMAGE: &str = "docker.io/library/busybox:1.36";

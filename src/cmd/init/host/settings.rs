@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::pki::KeyAlgorithm;
+use karmadactl_pki::KeyAlgorithm;
 
 /// Tag of the etcd image upstream deploys.
 pub const ETCD_IMAGE_TAG: &str = "3.6.8-0";
@@ -209,7 +209,7 @@ pub fn kube_registry(kube_image_registry: Option<&str>, mirror_country: Option<&
 pub fn karmada_image(flag: &str, default: &str, private: Option<&str>, name: &str) -> String {
     match private.filter(|r| !r.is_empty()) {
         Some(registry) if flag == default => {
-            format!("{registry}/{name}:{}", crate::wellknown::KARMADA_RELEASE)
+            format!("{registry}/{name}:{}", karmadactl_karmada_api::wellknown::KARMADA_RELEASE)
         }
         _ => flag.to_string(),
     }

@@ -3,10 +3,10 @@
 //! object when it does not exist, as kube-apiserver does.
 
 use axum::response::Response;
+use karmadactl_apimachinery::managed_fields::{self, conflict_error, last_applied};
+use karmadactl_apimachinery::{ApiError, BadValue, Cause, StatusReason, check_result};
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::managed_fields::{self, conflict_error, last_applied};
-use crate::controlplane::apimachinery::{ApiError, BadValue, Cause, StatusReason, check_result};
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};
@@ -72,12 +72,7 @@ pub async fn apply(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             Ok((obj, code, warnings)) => return Ok(admission::with_warnings(json_response(code, &obj), &warnings)),
         }
     }
-    Err(ApiError::conflict(
-        &def.group,
-        &def.plural,
-        &name,
-        crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
-    ))
+    Err(ApiError::conflict(&def.group, &def.plural, &name, karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
 }
 
 fn options_invalid(cause: Cause) -> ApiError {
@@ -92,7 +87,7 @@ fn decode(call: &Call, def: &ResourceDef) -> Result<(Value, bool), ApiError> {
         Err(_) => {
             let text =
                 std::str::from_utf8(&call.body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-            let v = crate::controlplane::apimachinery::from_yaml(text)
+            let v = karmadactl_apimachinery::from_yaml(text)
                 .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
             (v, false)
         }

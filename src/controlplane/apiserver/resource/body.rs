@@ -1,8 +1,8 @@
 //! Request bodies: JSON, YAML or protobuf objects, checked for the kind and version the URL names.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::protobuf;
 use crate::controlplane::registry::{ResourceDef, Source};
 
@@ -28,7 +28,7 @@ pub fn decode_bytes(content_type: &str, body: &[u8], builtin: bool) -> Result<Va
             .map_err(|e| ApiError::bad_request(format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml: {e}"))),
         "application/yaml" | "application/x-yaml" | "text/yaml" => {
             let text = std::str::from_utf8(body).map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-            crate::controlplane::apimachinery::from_yaml(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))
+            karmadactl_apimachinery::from_yaml(text).map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))
         }
         protobuf::MEDIA_TYPE if builtin => protobuf::decode_request(body),
         other => Err(ApiError::unsupported_media_type(other, &["application/json", "application/yaml"])),

@@ -4,9 +4,9 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, Cause};
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::{ApiError, Cause};
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};

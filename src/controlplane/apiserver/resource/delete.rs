@@ -11,10 +11,10 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};
@@ -188,7 +188,7 @@ async fn delete_or_mark(
             }
             match state.store.update(&key, object::to_stored_bytes(&marked), rev).await {
                 Ok(new_rev) => return Ok((object::with_resource_version(marked, new_rev), false)),
-                Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
+                Err(karmadactl_store::StoreError::Conflict { .. }) => continue,
                 Err(e) => return Err(store_access::store_error(e, group, plural, name)),
             }
         }
@@ -197,14 +197,14 @@ async fn delete_or_mark(
                 state.token_cache.forget_after_write(&key, true);
                 return Ok((object::with_resource_version(current, del_rev), true));
             }
-            Err(crate::controlplane::store::StoreError::Conflict { .. }) => continue,
-            Err(crate::controlplane::store::StoreError::NotFound { .. }) => {
+            Err(karmadactl_store::StoreError::Conflict { .. }) => continue,
+            Err(karmadactl_store::StoreError::NotFound { .. }) => {
                 return Err(ApiError::not_found(group, plural, name));
             }
             Err(e) => return Err(store_access::store_error(e, group, plural, name)),
         }
     }
-    Err(ApiError::conflict(group, plural, name, crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
+    Err(ApiError::conflict(group, plural, name, karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
 }
 
 /// DELETE on a collection: every object matching the selectors, each as a single delete.

@@ -3,8 +3,8 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::ApiError;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::{Call, json_response};

@@ -2,9 +2,9 @@
 //! namespace and its name, checked (and filled in where kube fills them in) before any write, so
 //! no write path stores an object that is not the request's.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
 
 use super::super::dispatch::Call;

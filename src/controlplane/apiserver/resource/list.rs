@@ -3,11 +3,11 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, FieldSelector, LabelSelector};
+use karmadactl_store::{KeyValue, ListOptions, StoreError};
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::{ApiError, FieldSelector, LabelSelector};
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{KeyValue, ListOptions, StoreError};
 
 use super::super::continue_token::ContinueToken;
 use super::super::dispatch::{Call, json_body_response};

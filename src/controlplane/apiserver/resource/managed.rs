@@ -2,9 +2,9 @@
 //! which version and subresource, and the kind's list semantics.
 
 use axum::http::header;
+use karmadactl_apimachinery::managed_fields::{self, Context, Shape};
+use karmadactl_apimachinery::strategic;
 
-use crate::controlplane::apimachinery::managed_fields::{self, Context, Shape};
-use crate::controlplane::apimachinery::strategic;
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::Call;

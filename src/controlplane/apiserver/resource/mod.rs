@@ -23,8 +23,8 @@ pub use body::{decode_bytes, decode_object};
 use std::sync::Arc;
 
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 
-use crate::controlplane::apimachinery::{ApiError, StatusReason};
 use crate::controlplane::registry::ResourceDef;
 
 use super::dispatch::Call;
@@ -72,7 +72,7 @@ pub async fn serve(state: Arc<ApiState>, call: Call) -> Result<Response, ApiErro
 
 /// `deployments.apps`, `configmaps`: how kube names a resource in messages.
 pub fn qualified(def: &ResourceDef) -> String {
-    crate::controlplane::apimachinery::qualified_resource(&def.group, &def.plural)
+    karmadactl_apimachinery::qualified_resource(&def.group, &def.plural)
 }
 
 /// `apps/v1` or `v1`.

@@ -4,12 +4,12 @@
 
 use axum::response::Response;
 
-use crate::controlplane::apimachinery::strategic::{self, TypeSchema};
-use serde_json::Value;
-
-use crate::controlplane::apimachinery::{
+use karmadactl_apimachinery::strategic::{self, TypeSchema};
+use karmadactl_apimachinery::{
     ApiError, Cause, apply_json_patch_within, apply_merge_patch, apply_strategic_merge_patch, check_result,
 };
+use serde_json::Value;
+
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::{Call, json_response};
@@ -73,12 +73,7 @@ pub async fn patch(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
             Ok((obj, code, warnings)) => return Ok(admission::with_warnings(json_response(code, &obj), &warnings)),
         }
     }
-    Err(ApiError::conflict(
-        &def.group,
-        &def.plural,
-        &name,
-        crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
-    ))
+    Err(ApiError::conflict(&def.group, &def.plural, &name, karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG))
 }
 
 /// What kube-apiserver checks of a patched object before updating with it: bounded in size and

@@ -1,8 +1,8 @@
 //! DeleteOptions' choice of what happens to an object's dependents: `propagationPolicy`
 //! (Background, Foreground, Orphan) or the legacy `orphanDependents`, from the body or the query.
 
-use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::apimachinery::Cause;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_apimachinery::Cause;
 
 /// The finalizer that keeps an owner until its blocking dependents are gone.
 pub const FOREGROUND_FINALIZER: &str = "foregroundDeletion";

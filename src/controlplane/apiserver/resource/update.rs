@@ -4,9 +4,9 @@
 
 use axum::http::StatusCode;
 use axum::response::Response;
+use karmadactl_apimachinery::{ApiError, BadValue, Cause};
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::{ApiError, BadValue, Cause};
 use crate::controlplane::registry::{ResourceDef, Source};
 
 use super::super::dispatch::{Call, json_response};
@@ -75,7 +75,7 @@ pub async fn finish(
             &def.group,
             &def.plural,
             name,
-            crate::controlplane::apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
+            karmadactl_apimachinery::OPTIMISTIC_LOCK_ERROR_MSG,
         ));
     }
     let sub = call.info.subresource.as_str();

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use bytes::Bytes;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::store::{Event, EventKind, KeyValue};
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::{Event, EventKind, KeyValue};
 
 use super::super::served_json::ServedType;
 use super::super::store_access;

@@ -9,11 +9,11 @@ use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::ResourceDef;
-use crate::controlplane::store::{Event, EventKind};
 
 use super::super::dispatch::Call;
 use super::super::state::ApiState;

@@ -3,7 +3,7 @@
 //! anything is read or written: for now the `fieldManager`, which is recorded in every object's
 //! managedFields and so must stay short and printable.
 
-use crate::controlplane::apimachinery::{ApiError, BadValue, Cause};
+use karmadactl_apimachinery::{ApiError, BadValue, Cause};
 
 use super::super::dispatch::Call;
 

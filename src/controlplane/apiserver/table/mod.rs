@@ -8,9 +8,9 @@ pub mod printers;
 mod stored;
 
 use jiff::Timestamp;
+use karmadactl_apimachinery::{ApiError, StatusReason};
 use serde_json::{Map, Value};
 
-use crate::controlplane::apimachinery::{ApiError, StatusReason};
 use crate::controlplane::registry::ResourceDef;
 
 pub use negotiate::{IncludeObject, MetaVersion, Output, TableOptions, negotiate};

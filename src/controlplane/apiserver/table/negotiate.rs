@@ -4,9 +4,9 @@
 //! conversion; clauses are tried in order of their `q` and the first one the server can answer
 //! wins, as kube-apiserver's content negotiation does.
 
+use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
-use crate::controlplane::apimachinery::ApiError;
 use crate::controlplane::registry::validation::FieldError;
 
 /// The `meta.k8s.io` version a conversion was asked in.

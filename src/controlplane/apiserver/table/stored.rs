@@ -11,8 +11,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::controlplane::apimachinery::ApiError;
-use crate::controlplane::store::KeyValue;
+use karmadactl_apimachinery::ApiError;
+use karmadactl_store::KeyValue;
 
 use super::super::served_json::{self, ServedType};
 use super::super::{object, store_access};

@@ -4,10 +4,10 @@ use std::collections::BTreeSet;
 
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Secret;
+use karmadactl_pki::token::{BootstrapToken, SECRET_TYPE, TokenSecret, validate_group};
 
 use super::user::UserInfo;
 use crate::controlplane::auth::AuthError;
-use crate::pki::token::{BootstrapToken, SECRET_TYPE, TokenSecret, validate_group};
 
 /// The user name prefix of bootstrap token users.
 const USER_PREFIX: &str = "system:bootstrap:";

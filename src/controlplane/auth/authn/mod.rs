@@ -34,7 +34,7 @@ pub enum BearerKind {
 
 /// Classifies a bearer token by its shape only; nothing is verified.
 pub fn bearer_kind(token: &str) -> BearerKind {
-    if let Ok(parsed) = crate::pki::token::BootstrapToken::parse(token) {
+    if let Ok(parsed) = karmadactl_pki::token::BootstrapToken::parse(token) {
         return BearerKind::Bootstrap { id: parsed.id().to_owned() };
     }
     let parts: Vec<&str> = token.split('.').collect();

@@ -3,6 +3,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::Timestamp;
+use karmadactl_pki::PrivateKey;
 use ring::rand::{SecureRandom, SystemRandom};
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
 use serde::Serialize;
@@ -12,7 +13,6 @@ use super::jwt;
 use super::sa_payload::{BoundPayload, KubernetesClaims, LegacyPayload, RawClaims, Ref, bound_claims, legacy_claims};
 use super::user::service_account_username;
 use crate::controlplane::auth::AuthError;
-use crate::pki::PrivateKey;
 
 pub use super::sa_claims::{BoundObject, ServiceAccountClaims, ServiceAccountTokenKind};
 
@@ -66,7 +66,7 @@ impl ServiceAccountTokens {
             return Err(AuthError::UnsupportedSigningKey { algorithm });
         }
         let rng = SystemRandom::new();
-        let pkcs8 = signing_key.key_pair().serialize_der();
+        let pkcs8 = signing_key.pkcs8_der();
         let key_pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &pkcs8, &rng)
             .map_err(|_| AuthError::UnsupportedSigningKey { algorithm })?;
         Ok(ServiceAccountTokens {
@@ -222,7 +222,7 @@ impl ServiceAccountTokens {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::KeyAlgorithm;
+    use karmadactl_pki::KeyAlgorithm;
 
     fn tokens() -> ServiceAccountTokens {
         let key = PrivateKey::generate(KeyAlgorithm::EcdsaP256).unwrap();

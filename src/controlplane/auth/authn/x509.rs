@@ -19,9 +19,9 @@ pub fn user_from_client_cert(leaf_der: &[u8]) -> Result<UserInfo, AuthError> {
 
 /// [`user_from_client_cert`] at `now`.
 pub fn user_from_client_cert_at(leaf_der: &[u8], now: Timestamp) -> Result<UserInfo, AuthError> {
-    // crate::pki reads certificates from PEM; wrapping costs far less than the TLS handshake.
+    // karmadactl_pki reads certificates from PEM; wrapping costs far less than the TLS handshake.
     let pem = format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", STANDARD.encode(leaf_der));
-    let info = crate::pki::inspect_certificate(&pem).map_err(|_| AuthError::InvalidCertificate)?;
+    let info = karmadactl_pki::inspect_certificate(&pem).map_err(|_| AuthError::InvalidCertificate)?;
     if !info.is_valid_at(now) {
         return Err(AuthError::CertificateNotValidNow {
             not_before: info.not_before.to_string(),
@@ -45,7 +45,7 @@ pub fn user_from_client_cert_at(leaf_der: &[u8], now: Timestamp) -> Result<UserI
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::{CaSpec, CertificateAuthority, LeafSpec, Validity};
+    use karmadactl_pki::{CaSpec, CertificateAuthority, LeafSpec, Validity};
 
     fn der_of(pem: &str) -> Vec<u8> {
         let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();

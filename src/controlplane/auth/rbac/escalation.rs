@@ -7,12 +7,12 @@
 // resource-name rule differs (a sub-rule without a name needs an owner rule without names).
 
 use k8s_openapi::api::rbac::v1::PolicyRule;
+use karmadactl_apimachinery::go_quote;
 
 use super::Attributes;
 use super::authorize::review_rules;
 use super::rules::rule_allows;
 use super::snapshot::RbacSnapshot;
-use crate::controlplane::apimachinery::go_quote;
 use crate::controlplane::auth::authn::UserInfo;
 
 /// What a user with every permission holds; needed to set a ClusterRole's aggregationRule.

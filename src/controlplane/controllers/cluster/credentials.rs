@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::Secret;
 use kube::Client;
 use kube::config::{AuthInfo, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext};
 
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
 
 /// Why the plane never builds a client for a Pull member.
 pub const PULL_MODE: &str =

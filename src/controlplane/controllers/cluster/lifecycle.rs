@@ -13,16 +13,13 @@ use kube::api::{DeleteParams, ListParams, Patch, PatchParams, PostParams};
 use kube::{Api, Client, ResourceExt};
 use serde_json::json;
 
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::{ClusterResourceBinding, ResourceBinding, ResourceBindingSpec, Work};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding, ResourceBindingSpec, Work};
 
-pub const FINALIZER: &str = "karmada.io/cluster-controller";
+pub const FINALIZER: &str = wellknown::CLUSTER_CONTROLLER_FINALIZER;
 /// Set on the execution namespace: the uid of the Cluster it belongs to.
 pub const EXECUTION_SPACE_UID_ANNOTATION: &str = "cluster.karmada.io/uid";
-
-pub fn execution_space(cluster: &str) -> String {
-    format!("{}{cluster}", crate::wellknown::EXECUTION_SPACE_PREFIX)
-}
 
 /// Adds the finalizer and creates the execution namespace when missing.
 pub async fn ensure(client: &Client, cluster: &Cluster) -> Result<(), kube::Error> {
@@ -42,12 +39,12 @@ pub async fn ensure(client: &Client, cluster: &Cluster) -> Result<(), kube::Erro
         }
     }
     let namespaces: Api<Namespace> = Api::all(client.clone());
-    let ns_name = execution_space(&name);
+    let ns_name = wellknown::execution_space(&name);
     if namespaces.get_opt(&ns_name).await?.is_none() {
         let ns: Namespace = serde_json::from_value(json!({
             "metadata": {
                 "name": ns_name,
-                "labels": {crate::wellknown::LABEL_KARMADA_SYSTEM: "true"},
+                "labels": {karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"},
                 "annotations": {EXECUTION_SPACE_UID_ANNOTATION: uid},
             }
         }))
@@ -103,7 +100,7 @@ async fn finish_deletion(client: &Client, cluster: &Cluster) -> Result<Option<Du
     }
     let name = cluster.name_any();
     let uid = cluster.uid().unwrap_or_default();
-    let ns_name = execution_space(&name);
+    let ns_name = wellknown::execution_space(&name);
     let works_left = delete_works(client, &ns_name).await?;
     let namespaces: Api<Namespace> = Api::all(client.clone());
     let namespace = namespaces.get_opt(&ns_name).await?;

@@ -24,7 +24,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client, ResourceExt};
 use tokio::task::JoinHandle;
 
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
 
 pub use lifecycle::{EXECUTION_SPACE_UID_ANNOTATION, FINALIZER};
 

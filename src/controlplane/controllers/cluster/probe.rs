@@ -5,13 +5,13 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Node, Pod, Secret};
+use karmadactl_karmada_api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 use kube::api::{ListParams, Patch, PatchParams};
 use kube::{Api, Client};
 use serde_json::json;
 
 use super::ClusterControllerConfig;
 use super::status::{self, Debounce, Health};
-use crate::karmada::api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 
 /// How long discovered API enablements are reused before they are read again.
 const API_ENABLEMENTS_TTL: Duration = Duration::from_secs(60);

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
 use kube::api::{ListParams, Patch, PatchParams};
 use kube::{Api, Client, ResourceExt};
 use serde_json::json;
@@ -22,10 +23,9 @@ use serde_json::json;
 use super::ClusterControllerConfig;
 use super::status::{READY, condition};
 use super::taints;
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
 
 /// Where agents keep their Leases (register's `--cluster-namespace` default).
-pub const LEASE_NAMESPACE: &str = "karmada-cluster";
+pub const LEASE_NAMESPACE: &str = karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE;
 
 /// What the plane last saw of a cluster's agent, and when it last changed.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,8 +9,8 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
 
-use crate::controlplane::apimachinery::quantity::Quantity;
-use crate::karmada::api::cluster::{NodeSummary, ResourceSummary};
+use karmadactl_apimachinery::quantity::Quantity;
+use karmadactl_karmada_api::cluster::{NodeSummary, ResourceSummary};
 
 pub const READY: &str = "Ready";
 pub const COMPLETE_API_ENABLEMENTS: &str = "CompleteAPIEnablements";

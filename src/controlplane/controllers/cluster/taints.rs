@@ -9,7 +9,7 @@ use kube::ResourceExt;
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::json;
 
-use crate::karmada::api::cluster::Cluster;
+use karmadactl_karmada_api::cluster::Cluster;
 
 pub const NOT_READY: &str = "cluster.karmada.io/not-ready";
 pub const UNREACHABLE: &str = "cluster.karmada.io/unreachable";
@@ -68,7 +68,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
 
     use super::*;
-    use crate::karmada::api::cluster::{ClusterSpec, ClusterStatus, ClusterSyncMode};
+    use karmadactl_karmada_api::cluster::{ClusterSpec, ClusterStatus, ClusterSyncMode};
 
     fn cluster(ready: &str, taints: Vec<(&str, &str)>) -> Cluster {
         let mut c = Cluster::new("m", serde_json::from_value::<ClusterSpec>(json!({"syncMode": "Push"})).unwrap());

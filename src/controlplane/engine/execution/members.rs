@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use karmadactl_karmada_api::cluster::Cluster;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::watcher;
@@ -14,7 +15,6 @@ use tokio::task::JoinHandle;
 
 use crate::controlplane::engine::context::{Engine, WorkKey, follow_dynamic};
 use crate::controlplane::engine::names;
-use crate::karmada::api::cluster::Cluster;
 
 /// How long a member client is used before its credentials are read again.
 const CREDENTIALS_TTL: Duration = Duration::from_secs(60);

@@ -11,6 +11,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use kube::api::{Api, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
@@ -20,8 +23,6 @@ use super::bindings::set_condition;
 use super::context::{Engine, Scope, WorkKey};
 use super::detector::gvk_of;
 use super::names;
-use crate::karmada::api::cluster::{Cluster, ClusterSyncMode};
-use crate::karmada::api::work::Work;
 
 /// What was last applied for each Work, so that the Work's own status updates do not apply
 /// it again.
@@ -66,7 +67,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     }
     // The finalizer is what lets this controller remove the member copies later; a Work made
     // by hand (not by the binding controller) gets it before anything is applied.
-    if !work.finalizers().iter().any(|f| f == names::EXECUTION_FINALIZER) {
+    if !work.finalizers().iter().any(|f| f == wellknown::EXECUTION_CONTROLLER_FINALIZER) {
         return add_finalizer(engine, key, &work).await;
     }
     let stamp = (work.uid().unwrap_or_default(), work.metadata.generation);
@@ -191,7 +192,7 @@ pub(super) fn work_id(work: &Work) -> String {
 /// hand (or by an older version).
 fn identify<'a>(manifest: &'a Value, work_id: &str, key: &WorkKey) -> Cow<'a, Value> {
     let meta = &manifest["metadata"];
-    let marked = meta["labels"][names::MANAGED_LABEL] == "true"
+    let marked = meta["labels"][wellknown::LABEL_KARMADA_MANAGED] == "true"
         && meta["labels"][names::WORK_PERMANENT_ID_LABEL] == work_id
         && meta["annotations"][names::WORK_NAME_ANNOTATION] == key.name.as_str()
         && meta["annotations"][names::WORK_NAMESPACE_ANNOTATION] == key.namespace.as_str();
@@ -203,7 +204,7 @@ fn identify<'a>(manifest: &'a Value, work_id: &str, key: &WorkKey) -> Cow<'a, Va
     if !meta["labels"].is_object() {
         meta["labels"] = json!({});
     }
-    meta["labels"][names::MANAGED_LABEL] = json!("true");
+    meta["labels"][wellknown::LABEL_KARMADA_MANAGED] = json!("true");
     meta["labels"][names::WORK_PERMANENT_ID_LABEL] = json!(work_id);
     if !meta["annotations"].is_object() {
         meta["annotations"] = json!({});
@@ -215,7 +216,7 @@ fn identify<'a>(manifest: &'a Value, work_id: &str, key: &WorkKey) -> Cow<'a, Va
 
 async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<(), String> {
     let mut marked = work.clone();
-    marked.metadata.finalizers.get_or_insert_with(Vec::new).push(names::EXECUTION_FINALIZER.into());
+    marked.metadata.finalizers.get_or_insert_with(Vec::new).push(wellknown::EXECUTION_CONTROLLER_FINALIZER.into());
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
     match api.replace(&key.name, &PostParams::default(), &marked).await {
         // The update comes back through the watch and is applied then.
@@ -252,7 +253,7 @@ async fn apply_one(
     let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));
     if let Some(obj) = &existing
         && !owned_by(obj, work_id)
-        && obj.labels().get(names::MANAGED_LABEL).map(String::as_str) != Some("true")
+        && obj.labels().get(wellknown::LABEL_KARMADA_MANAGED).map(String::as_str) != Some("true")
     {
         let resolution =
             manifest["metadata"]["annotations"][names::CONFLICT_RESOLUTION_ANNOTATION].as_str().unwrap_or("abort");
@@ -338,7 +339,7 @@ async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Res
 /// remove the copy.
 async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Option<&Cluster>) -> Result<(), String> {
     let finalizers = work.metadata.finalizers.clone().unwrap_or_default();
-    let Some(index) = finalizers.iter().position(|f| f == names::EXECUTION_FINALIZER) else {
+    let Some(index) = finalizers.iter().position(|f| f == wellknown::EXECUTION_CONTROLLER_FINALIZER) else {
         return Ok(());
     };
     if let (Scope::Plane, Some(c)) = (&engine.scope, cluster)
@@ -431,7 +432,7 @@ mod tests {
         let marked = identify(&bare, "id-1", &key);
         assert!(matches!(marked, Cow::Owned(_)));
         let meta = &marked["metadata"];
-        assert_eq!(meta["labels"][names::MANAGED_LABEL], "true");
+        assert_eq!(meta["labels"][wellknown::LABEL_KARMADA_MANAGED], "true");
         assert_eq!(meta["labels"][names::WORK_PERMANENT_ID_LABEL], "id-1");
         assert_eq!(meta["annotations"][names::WORK_NAME_ANNOTATION], "nginx-687f7fb96f");
         assert_eq!(meta["annotations"][names::WORK_NAMESPACE_ANNOTATION], "karmada-es-m1");

@@ -4,6 +4,9 @@
 
 use std::sync::Arc;
 
+use karmadactl_karmada_api::work::Work;
+use karmadactl_karmada_api::work::health::ResourceHealth;
+use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier};
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
 
@@ -12,9 +15,6 @@ use crate::controlplane::engine::detector::gvk_of;
 use crate::controlplane::engine::execution::{owned_by, work_id};
 use crate::controlplane::engine::names;
 use crate::controlplane::engine::native_interpreter;
-use crate::karmada::api::work::Work;
-use crate::karmada::api::work::health::ResourceHealth;
-use crate::karmada::api::work::workload::{ManifestStatus, ResourceIdentifier};
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String> {
     let Some(work) = engine.work(key) else {

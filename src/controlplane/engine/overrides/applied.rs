@@ -3,14 +3,14 @@
 //! overriders in Go's field order and `omitempty` rules (an empty list or map is left out, a
 //! patch value is always present, `null` when unset).
 
+use karmadactl_karmada_api::policy::overrides::{
+    CommandArgsOverrider, FieldOverrider, ImageComponent, ImageOverrider, LabelAnnotationOverrider, OverriderOperator,
+    Overriders, PatchOperation, PlaintextOverrider,
+};
 use serde::Serialize;
 use serde_json::Value;
 
 use super::go_json::to_go_json;
-use crate::karmada::api::policy::overrides::{
-    CommandArgsOverrider, FieldOverrider, ImageComponent, ImageOverrider, LabelAnnotationOverrider, OverriderOperator,
-    Overriders, PatchOperation, PlaintextOverrider,
-};
 
 /// One applied rule: the policy's name and the overriders it applied.
 pub struct Item<'a> {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::karmada::api::policy::overrides::{CommandArgsOverrider, OverriderOperator};
+use karmadactl_karmada_api::policy::overrides::{CommandArgsOverrider, OverriderOperator};
 
 /// Which container list field an overrider changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,11 +2,11 @@
 //! an annotation) and writes it back in the same format, as upstream does: JSON compact, YAML
 //! as go-yaml v2 prints it (keys sorted), so a document may be reformatted even by a no-op.
 
+use karmadactl_karmada_api::policy::overrides::{FieldOverrider, OverriderOperator, PatchOperation};
 use serde_json::Value;
 
 use super::go_json::to_go_json;
 use super::patch::{self, apply_op};
-use crate::karmada::api::policy::overrides::{FieldOverrider, OverriderOperator, PatchOperation};
 use crate::output::to_yaml;
 
 /// Applies each overrider in order. When both `yaml` and `json` are set, `yaml` wins (admission

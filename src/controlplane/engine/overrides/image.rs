@@ -2,11 +2,11 @@
 //! explicit path or, without a predicate, in every container of the workload kinds upstream
 //! knows (Pod, and the pod templates of ReplicaSet, Deployment, DaemonSet, StatefulSet, Job).
 
+use karmadactl_karmada_api::policy::overrides::{ImageComponent, ImageOverrider, OverriderOperator};
 use serde_json::Value;
 
 use super::image_ref::ImageRef;
 use super::patch::{self, apply_op};
-use crate::karmada::api::policy::overrides::{ImageComponent, ImageOverrider, OverriderOperator};
 
 /// Applies each overrider in order.
 pub fn apply(manifest: &mut Value, overriders: &[ImageOverrider]) -> Result<(), String> {

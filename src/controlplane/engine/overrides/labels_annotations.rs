@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::karmada::api::policy::overrides::{LabelAnnotationOverrider, OverriderOperator};
+use karmadactl_karmada_api::policy::overrides::{LabelAnnotationOverrider, OverriderOperator};
 
 /// Which metadata map an overrider changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

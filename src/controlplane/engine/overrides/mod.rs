@@ -18,8 +18,8 @@ use serde_json::Value;
 
 pub use validate::validate;
 
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::overrides::{OverrideSpec, Overriders};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::overrides::{OverrideSpec, Overriders};
 use select::Resource;
 
 /// One override policy as the engine sees it.

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::karmada::api::policy::overrides::OverriderOperator;
+use karmadactl_karmada_api::policy::overrides::OverriderOperator;
 
 /// Applies one operation to `doc`. `value` is ignored by `remove`; a missing value for `add` or
 /// `replace` is JSON `null`, as upstream marshals an empty `apiextensions.JSON`.

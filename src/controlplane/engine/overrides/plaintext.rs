@@ -1,9 +1,9 @@
 //! `plaintext`: JSON patch operations at explicit paths, applied in order.
 
+use karmadactl_karmada_api::policy::overrides::PlaintextOverrider;
 use serde_json::Value;
 
 use super::patch::apply_op;
-use crate::karmada::api::policy::overrides::PlaintextOverrider;
 
 /// Applies every operation in order; the first that cannot be applied stops the rest.
 pub fn apply(manifest: &mut Value, overriders: &[PlaintextOverrider]) -> Result<(), String> {

@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::NodeSelectorRequirement;
+use karmadactl_apimachinery::{LabelSelector, Operator, Requirement};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::overrides::Overriders;
+use karmadactl_karmada_api::policy::selector::{ClusterAffinity, ResourceSelector};
 use serde_json::Value;
 
 use super::OverrideSource;
-use crate::controlplane::apimachinery::{LabelSelector, Operator, Requirement};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::overrides::Overriders;
-use crate::karmada::api::policy::selector::{ClusterAffinity, ResourceSelector};
 
 /// How well a selector matches a resource (upstream's `ImplicitPriority`): a policy whose
 /// selector names the resource outranks one that selects it by labels, which outranks one that

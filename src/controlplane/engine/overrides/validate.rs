@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 
-use crate::controlplane::apimachinery::{BadValue, Cause, FieldPath, validate_annotations, validate_labels};
-use crate::karmada::api::policy::overrides::{OverrideSpec, OverriderOperator, Overriders, PatchOperation};
-use crate::karmada::api::policy::selector::ClusterAffinity;
+use karmadactl_apimachinery::{BadValue, Cause, FieldPath, validate_annotations, validate_labels};
+use karmadactl_karmada_api::policy::overrides::{OverrideSpec, OverriderOperator, Overriders, PatchOperation};
+use karmadactl_karmada_api::policy::selector::ClusterAffinity;
 
 /// Every problem with `spec`, as field causes under `spec`.
 pub fn validate(spec: &OverrideSpec) -> Vec<Cause> {

@@ -3,14 +3,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::estimate::available_replicas;
-use super::filter::cluster_matches;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::{
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::{
     Placement, ReplicaDivisionPreference, ReplicaSchedulingType, StaticClusterWeight,
 };
-use crate::karmada::api::work::binding::TargetCluster;
-use crate::karmada::api::work::replicas::ReplicaRequirements;
+use karmadactl_karmada_api::work::binding::TargetCluster;
+use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
+
+use super::estimate::available_replicas;
+use super::filter::cluster_matches;
 
 /// How replicas are shared out, resolved from `replicaScheduling`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
 
-use crate::controlplane::apimachinery::quantity::Quantity;
-use crate::karmada::api::cluster::{Cluster, ResourceSummary};
-use crate::karmada::api::work::replicas::ReplicaRequirements;
+use karmadactl_apimachinery::quantity::Quantity;
+use karmadactl_karmada_api::cluster::{Cluster, ResourceSummary};
+use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 
 /// The replicas `cluster` can still take: limited by free pod slots and, for every resource
 /// one replica requests, by free = allocatable − allocated − allocating. A cluster that has not

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{NodeSelectorRequirement, Taint, Toleration};
 
-use crate::controlplane::apimachinery::{LabelSelector, Operator, Requirement};
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::{Placement, SpreadByField};
-use crate::karmada::api::policy::selector::ClusterAffinity;
-use crate::karmada::api::work::binding::TargetCluster;
+use karmadactl_apimachinery::{LabelSelector, Operator, Requirement};
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::{Placement, SpreadByField};
+use karmadactl_karmada_api::policy::selector::ClusterAffinity;
+use karmadactl_karmada_api::work::binding::TargetCluster;
 
 /// The clusters that passed every filter, and one reason per cluster that did not.
 pub(super) struct Fit<'a> {

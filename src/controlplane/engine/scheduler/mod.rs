@@ -32,11 +32,11 @@ mod tests;
 
 use std::sync::Arc;
 
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::{Placement, ReplicaDivisionPreference, ReplicaSchedulingType};
-use crate::karmada::api::policy::selector::ClusterAffinity;
-use crate::karmada::api::work::binding::TargetCluster;
-use crate::karmada::api::work::replicas::ReplicaRequirements;
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::{Placement, ReplicaDivisionPreference, ReplicaSchedulingType};
+use karmadactl_karmada_api::policy::selector::ClusterAffinity;
+use karmadactl_karmada_api::work::binding::TargetCluster;
+use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 
 /// Everything one scheduling decision depends on.
 pub struct ScheduleInput<'a> {

@@ -9,9 +9,10 @@
 
 use std::collections::BTreeMap;
 
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::policy::placement::{SpreadByField, SpreadConstraint};
+
 use super::filter::cluster_zones;
-use crate::karmada::api::cluster::Cluster;
-use crate::karmada::api::policy::placement::{SpreadByField, SpreadConstraint};
 
 /// A feasible cluster with what ranks it: clusters the binding already uses first (upstream's
 /// ClusterLocality score), then the most available replicas, then the name.

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::Taint;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_karmada_api::cluster::{Cluster, ClusterSpec, ClusterStatus, ClusterSyncMode, ResourceSummary};
+use karmadactl_karmada_api::policy::placement::Placement;
+use karmadactl_karmada_api::work::binding::TargetCluster;
+use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 use serde_json::json;
 
 use super::{ScheduleError, ScheduleInput, ScheduleResult, schedule};
-use crate::karmada::api::cluster::{Cluster, ClusterSpec, ClusterStatus, ClusterSyncMode, ResourceSummary};
-use crate::karmada::api::policy::placement::Placement;
-use crate::karmada::api::work::binding::TargetCluster;
-use crate::karmada::api::work::replicas::ReplicaRequirements;
 
 fn cluster(name: &str) -> Cluster {
     Cluster::new(

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::controlplane::apimachinery::strategic::keys::{TypeSchema, all_types};
+use karmadactl_apimachinery::strategic::keys::{TypeSchema, all_types};
 
 /// Annotates every component schema named like a type in the table.
 pub fn annotate(components: &mut BTreeMap<String, Value>) {

@@ -264,7 +264,7 @@ fn collect_patch_extensions(
 
 #[test]
 fn patch_extensions_come_from_the_merge_key_table() {
-    use crate::controlplane::apimachinery::strategic::lookup;
+    use karmadactl_apimachinery::strategic::lookup;
 
     let reg = crd_registry();
     let core = openapi_v3_document(&reg, "api/v1").unwrap().json.clone();

@@ -272,7 +272,7 @@ fn certificate_problem(pem: &[u8]) -> Option<String> {
     if pem.is_empty() {
         return None;
     }
-    let blocks = crate::pki::go_pem_blocks(pem);
+    let blocks = karmadactl_pki::go_pem_blocks(pem);
     for block in &blocks {
         if block.label != "CERTIFICATE" {
             return Some(format!("only CERTIFICATE PEM blocks are allowed, found {}", go_quote(&block.label)));
@@ -280,7 +280,7 @@ fn certificate_problem(pem: &[u8]) -> Option<String> {
         if block.has_headers {
             return Some("no PEM block headers are permitted".into());
         }
-        match crate::pki::count_der_certificates(&block.der) {
+        match karmadactl_pki::count_der_certificates(&block.der) {
             // Go's parser words every structural failure of the outer DER this way.
             Err(_) => return Some("x509: malformed certificate".into()),
             Ok(0) => return Some("found CERTIFICATE PEM block containing 0 certificates".into()),
@@ -319,9 +319,9 @@ mod tests {
     }
 
     fn ca_pem(name: &str) -> String {
-        let validity = crate::pki::Validity::from_now(std::time::Duration::from_secs(3600)).unwrap();
-        let spec = crate::pki::CaSpec::new(name, validity);
-        crate::pki::CertificateAuthority::generate(&spec).unwrap().cert_pem().to_string()
+        let validity = karmadactl_pki::Validity::from_now(std::time::Duration::from_secs(3600)).unwrap();
+        let spec = karmadactl_pki::CaSpec::new(name, validity);
+        karmadactl_pki::CertificateAuthority::generate(&spec).unwrap().cert_pem().to_string()
     }
 
     fn approved() -> Value {

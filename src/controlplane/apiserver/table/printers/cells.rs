@@ -3,9 +3,9 @@
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector as K8sLabelSelector;
+use karmadactl_apimachinery::LabelSelector;
 use serde_json::Value;
 
-use crate::controlplane::apimachinery::LabelSelector;
 use crate::output::{UNKNOWN_AGE, human_duration};
 
 /// The string at a JSON pointer, or "" (Go's zero value) when missing or not a string.

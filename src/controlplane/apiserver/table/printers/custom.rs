@@ -3,9 +3,9 @@
 //! A version without columns gets an `Age` column.
 
 use jiff::Timestamp;
+use karmadactl_apimachinery::JsonPath;
 use serde_json::{Value, json};
 
-use crate::controlplane::apimachinery::JsonPath;
 use crate::controlplane::registry::PrinterColumn;
 
 use super::Row;
