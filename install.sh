@@ -63,6 +63,12 @@ else
     echo "hint: install the Rust toolchain (rustup), open a new shell so cargo is on PATH, and run ./install.sh again." >&2
     exit 1
   fi
+  # `karmadactl version` reports whether the tree had uncommitted changes. The build script does
+  # not read git's index (that would rebuild the library on every `git add`), so it is told here.
+  if [ -z "${KARMADACTL_GIT_TREE_STATE:-}" ] && status="$(git status --porcelain --untracked-files=no 2>/dev/null)"; then
+    if [ -z "$status" ]; then KARMADACTL_GIT_TREE_STATE=clean; else KARMADACTL_GIT_TREE_STATE=dirty; fi
+    export KARMADACTL_GIT_TREE_STATE
+  fi
   echo "building karmadactl (release)..." >&2
   cargo build --release --locked
   # Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
