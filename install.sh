@@ -5,7 +5,7 @@
 # It builds the default features only: the etcd datastore (cargo feature "etcd") needs protoc
 # at build time, so a fresh machine needs nothing beyond the Rust toolchain (see README.md).
 # INSTALL_BINARY=PATH installs that already-built binary instead of building one (packagers; the
-# README test, which runs the README's set-up command without a 25-minute release build).
+# README test, which runs the README's set-up command without a release build).
 set -euo pipefail
 
 prefix="${PREFIX:-$HOME/.local}"
