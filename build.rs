@@ -1,24 +1,29 @@
-//! Captures the facts `karmadactl version` prints: git commit and tree state, build date,
-//! compiler version and target. Outside a git checkout they fall back to `unknown`.
+//! Captures the facts `karmadactl version` prints: git commit, tree state, build date, compiler
+//! version and target. Outside a git checkout the commit and date fall back to `unknown`.
+//!
+//! Every value depends only on the checked-out commit and the environment, never on the clock or
+//! the index, so the script (and the library after it) reruns only when HEAD moves: a `git add`,
+//! an edit or a commit on another branch leaves the build untouched. The date is the commit's
+//! (or SOURCE_DATE_EPOCH); the tree state is whatever KARMADACTL_GIT_TREE_STATE says (install.sh
+//! sets it from `git status`), `unknown` when unset.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 fn main() {
     let git = |args: &[&str]| -> Option<String> {
         let out = Command::new("git").args(args).output().ok()?;
         out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
-    let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let tree_state = match git(&["status", "--porcelain", "--untracked-files=no"]) {
-        Some(s) if s.is_empty() => "clean",
-        Some(_) => "dirty",
-        None => "unknown",
-    };
+    let commit = git(&["rev-parse", "HEAD"]);
     let epoch = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
-        .unwrap_or_else(|| SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
+        .or_else(|| git(&["show", "-s", "--format=%ct", "HEAD"])?.parse().ok());
+    let tree_state = match std::env::var("KARMADACTL_GIT_TREE_STATE").as_deref() {
+        Ok(s @ ("clean" | "dirty")) => s.to_string(),
+        _ => "unknown".to_string(),
+    };
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let rustc_version = Command::new(rustc)
         .arg("--version")
@@ -27,18 +32,29 @@ fn main() {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| "unknown".into());
 
-    println!("cargo:rustc-env=KARMADACTL_GIT_COMMIT={commit}");
+    println!("cargo:rustc-env=KARMADACTL_GIT_COMMIT={}", commit.as_deref().unwrap_or("unknown"));
     println!("cargo:rustc-env=KARMADACTL_GIT_TREE_STATE={tree_state}");
-    println!("cargo:rustc-env=KARMADACTL_BUILD_DATE={}", rfc3339(epoch));
+    println!("cargo:rustc-env=KARMADACTL_BUILD_DATE={}", epoch.map_or_else(|| "unknown".into(), rfc3339));
     println!("cargo:rustc-env=KARMADACTL_RUSTC_VERSION={rustc_version}");
     println!("cargo:rustc-env=KARMADACTL_TARGET={}", std::env::var("TARGET").unwrap_or_default());
-    // Re-run when the checked-out commit moves; not on every source edit.
-    for path in [".git/HEAD", ".git/refs/heads", ".git/index"] {
-        if std::path::Path::new(path).exists() {
-            println!("cargo:rerun-if-changed={path}");
+
+    // Rerun when the checked-out commit moves. A linked worktree keeps HEAD in its own git dir and
+    // the refs in the common one. Only existing files are named: cargo reruns a script on every
+    // build while a named path is missing.
+    if let (Some(git_dir), Some(common_dir)) =
+        (git(&["rev-parse", "--git-dir"]), git(&["rev-parse", "--git-common-dir"]))
+    {
+        let (git_dir, common_dir) = (PathBuf::from(git_dir), PathBuf::from(common_dir));
+        let mut watched = vec![git_dir.join("HEAD"), git_dir.join("logs/HEAD"), common_dir.join("packed-refs")];
+        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            watched.push(common_dir.join(branch));
+        }
+        for path in watched.iter().filter(|p| Path::new(p).is_file()) {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
     }
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
+    println!("cargo:rerun-if-env-changed=KARMADACTL_GIT_TREE_STATE");
 }
 
 /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (days-to-civil, proleptic Gregorian).

@@ -5,7 +5,7 @@
 # It builds the default features only: the etcd datastore (cargo feature "etcd") needs protoc
 # at build time, so a fresh machine needs nothing beyond the Rust toolchain (see README.md).
 # INSTALL_BINARY=PATH installs that already-built binary instead of building one (packagers; the
-# README test, which runs the README's set-up command without a 25-minute release build).
+# README test, which runs the README's set-up command without a release build).
 set -euo pipefail
 
 prefix="${PREFIX:-$HOME/.local}"
@@ -62,6 +62,12 @@ else
     echo "error: cargo was not found on PATH." >&2
     echo "hint: install the Rust toolchain (rustup), open a new shell so cargo is on PATH, and run ./install.sh again." >&2
     exit 1
+  fi
+  # `karmadactl version` reports whether the tree had uncommitted changes. The build script does
+  # not read git's index (that would rebuild the library on every `git add`), so it is told here.
+  if [ -z "${KARMADACTL_GIT_TREE_STATE:-}" ] && status="$(git status --porcelain --untracked-files=no 2>/dev/null)"; then
+    if [ -z "$status" ]; then KARMADACTL_GIT_TREE_STATE=clean; else KARMADACTL_GIT_TREE_STATE=dirty; fi
+    export KARMADACTL_GIT_TREE_STATE
   fi
   echo "building karmadactl (release)..." >&2
   cargo build --release --locked

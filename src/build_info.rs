@@ -4,9 +4,11 @@
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Full git commit of the source tree, or `unknown` outside a git checkout.
 pub const GIT_COMMIT: &str = env!("KARMADACTL_GIT_COMMIT");
-/// `clean` or `dirty` (uncommitted changes at build time), or `unknown`.
+/// `clean` or `dirty` (uncommitted changes at build time) as install.sh reports it through
+/// KARMADACTL_GIT_TREE_STATE, or `unknown` (a plain `cargo build` does not look at the index).
 pub const GIT_TREE_STATE: &str = env!("KARMADACTL_GIT_TREE_STATE");
-/// Build time, RFC 3339 UTC (honours SOURCE_DATE_EPOCH for reproducible builds).
+/// The commit's date (or SOURCE_DATE_EPOCH), RFC 3339 UTC, or `unknown` outside a git checkout;
+/// never the wall clock, so rebuilding the same commit gives the same binary.
 pub const BUILD_DATE: &str = env!("KARMADACTL_BUILD_DATE");
 /// `rustc --version` of the compiler that built this binary.
 pub const RUSTC_VERSION: &str = env!("KARMADACTL_RUSTC_VERSION");
