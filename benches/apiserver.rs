@@ -9,6 +9,9 @@
 //! tokio broadcast fan-out. The load generator and the servers share the machine's cores, for
 //! the karmadactl figures and for their limits alike.
 //!
+//! `APISERVER_BENCH_BINARY=/path/to/karmadactl` makes it start that binary instead of this
+//! build's (to compare two commits with the same load generator); the section names it.
+//!
 //! `APISERVER_BENCH_WATCH_WRITES=N` changes the number of writes the watchers see (100), so a
 //! profiler attached to the server has a longer fan-out to sample.
 
@@ -498,6 +501,8 @@ fn run() -> anyhow::Result<()> {
         ms(split.serialize),
     ));
 
+    let binary = process::karmadactl_binary();
+    notes.push(format!("Server binary: `{}`, {}.", binary.display(), build_of(&binary)));
     let share = cpu_start.since(&[]);
     notes.push(format!(
         "Other processes on the machine used {:.0}% of the {} cores on average during the run (the benchmark and its servers: {:.0}%). Anything above a few percent inflates both columns.",
@@ -507,6 +512,20 @@ fn run() -> anyhow::Result<()> {
     ));
     print_section(&rows, &notes);
     Ok(())
+}
+
+/// The commit and tree state `karmadactl version` reports for `binary`.
+fn build_of(binary: &std::path::Path) -> String {
+    let out = std::process::Command::new(binary).arg("version").output().map(|o| o.stdout).unwrap_or_default();
+    let text = String::from_utf8_lossy(&out);
+    let field = |name: &str| {
+        let start = text.find(&format!("{name}:\"")).map(|i| i + name.len() + 2)?;
+        text[start..].split('"').next().map(str::to_string)
+    };
+    match (field("GitShortCommit"), field("GitTreeState")) {
+        (Some(commit), Some(state)) => format!("commit {commit} ({state} tree)"),
+        _ => "commit unknown".to_string(),
+    }
 }
 
 /// Starts the bare server on its own runtime (as if it were another process) with the plane's

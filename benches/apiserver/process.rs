@@ -117,9 +117,18 @@ pub fn plane(data_dir: &Path) -> anyhow::Result<Proc> {
 
 /// Like [`plane`], with more `controlplane serve` flags (datastore, profile, PKI dir).
 pub fn plane_with(data_dir: &Path, extra: &[&str]) -> anyhow::Result<Proc> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_karmadactl"));
+    let mut cmd = Command::new(karmadactl_binary());
     cmd.args(["controlplane", "serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(data_dir).args(extra);
     Proc::spawn(cmd, &data_dir.with_extension("log"))
+}
+
+/// The karmadactl the benchmark starts: this build's, or the one `APISERVER_BENCH_BINARY` names,
+/// so one run of the same load generator can measure another build (an older commit) against it.
+pub fn karmadactl_binary() -> std::path::PathBuf {
+    match std::env::var_os("APISERVER_BENCH_BINARY") {
+        Some(path) if !path.is_empty() => path.into(),
+        _ => env!("CARGO_BIN_EXE_karmadactl").into(),
+    }
 }
 
 /// SIGKILL, as a crash would end the process: no shutdown, no lease release.
