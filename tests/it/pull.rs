@@ -570,10 +570,14 @@ struct NetNs {
 
 impl NetNs {
     fn new() -> NetNs {
-        let id = std::process::id();
+        // Namespace and link names are machine-wide: the pid tells test processes apart, the
+        // counter the namespaces of one process (every test shares it).
+        static SEQ: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("{}x{seq}", std::process::id());
         let name = format!("kp{id}");
         let (outer, inner) = (format!("kp{id}a"), format!("kp{id}b"));
-        let octet = id % 250 + 1;
+        let octet = (std::process::id() + seq) % 250 + 1;
         let outer_ip = format!("10.231.{octet}.1");
         let inner_ip = format!("10.231.{octet}.2");
         let ip = |args: &[&str]| {
