@@ -1,5 +1,5 @@
 //! Generated artefacts are committed (completions/, docs/cli/) and must match the command tree.
-//! Regenerate with `UPDATE_GENERATED=1 cargo test --test generated`.
+//! Regenerate with `UPDATE_GENERATED=1 cargo test --test it generated::`.
 
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,7 @@ fn completions_are_current() {
     for (name, shell) in SHELLS {
         check(&root().join("completions").join(file_name(name)), &script(*shell, Flavour::Standalone), &mut stale);
     }
-    assert!(stale.is_empty(), "stale completions (run UPDATE_GENERATED=1 cargo test --test generated): {stale:?}");
+    assert!(stale.is_empty(), "stale completions (run UPDATE_GENERATED=1 cargo test --test it generated::): {stale:?}");
 }
 
 #[test]
@@ -60,7 +60,10 @@ fn cli_reference_is_current() {
             }
         }
     }
-    assert!(stale.is_empty(), "stale CLI reference (run UPDATE_GENERATED=1 cargo test --test generated): {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "stale CLI reference (run UPDATE_GENERATED=1 cargo test --test it generated::): {stale:?}"
+    );
     assert!(pages.iter().any(|(n, _)| n == "karmadactl_token_create.md"));
 }
 

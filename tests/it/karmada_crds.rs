@@ -1,5 +1,5 @@
 //! The Karmada CRDs generated from the Rust types: the committed files under manifests/crds/
-//! are current (regenerate with `UPDATE_GENERATED=1 cargo test --test karmada_crds`), every
+//! are current (regenerate with `UPDATE_GENERATED=1 cargo test --test it karmada_crds::`), every
 //! field of upstream's CRDs is in ours with the same type and constraints, and the real plane
 //! serves them to kubectl.
 
@@ -50,7 +50,7 @@ fn committed_crds_are_current() {
             stale.push(format!("{name} is not generated any more"));
         }
     }
-    assert!(stale.is_empty(), "stale CRDs (run UPDATE_GENERATED=1 cargo test --test karmada_crds): {stale:?}");
+    assert!(stale.is_empty(), "stale CRDs (run UPDATE_GENERATED=1 cargo test --test it karmada_crds::): {stale:?}");
     assert_eq!(files.len(), 7, "{expected:?}");
 }
 

@@ -1,5 +1,5 @@
 //! Generates `src/controlplane/protobuf/schema.json` from k8s-pb (field numbers) and k8s-openapi (JSON names).
-//! Regenerate with `UPDATE_GENERATED=1 cargo test --test protobuf_schema`.
+//! Regenerate with `UPDATE_GENERATED=1 cargo test --test it protobuf_schema::`.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -350,7 +350,7 @@ fn protobuf_schema_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale (run UPDATE_GENERATED=1 cargo test --test protobuf_schema)",
+        "{} is stale (run UPDATE_GENERATED=1 cargo test --test it protobuf_schema::)",
         path.display()
     );
 }
