@@ -17,7 +17,7 @@ mod cli;
 #[allow(dead_code)]
 #[path = "apiserver/client.rs"]
 mod client;
-#[path = "../tests/common/etcd.rs"]
+#[path = "../tests/it/common/etcd.rs"]
 mod etcd;
 #[allow(dead_code)]
 #[path = "apiserver/floors.rs"]

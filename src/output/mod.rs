@@ -1,7 +1,7 @@
 //! Rendering command output the way kubectl does: tables, JSON, YAML, names, ages.
 //!
 //! Everything here returns text; [`crate::printer::Printer`] writes it. The formats are checked
-//! byte for byte against the real kubectl in `tests/output.rs`.
+//! byte for byte against the real kubectl in `tests/it/output.rs`.
 
 mod format;
 mod human;

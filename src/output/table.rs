@@ -5,7 +5,7 @@
 //! means: every column but the last is padded with spaces to `max(widest cell + 3, 6)`; the last
 //! column is written as is. Width is counted in characters (Go counts runes), so CJK text counts
 //! one per character, unlike the `tabwriter` crate, which uses display width. Verified against
-//! `kubectl.1.32 config get-contexts` in `tests/output.rs`.
+//! `kubectl.1.32 config get-contexts` in `tests/it/output.rs`.
 //!
 //! Consequence worth knowing: when the last cell of a row is empty the line ends in the padding
 //! of the previous column, i.e. with trailing spaces. kubectl does the same, so we keep it.

@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn keys_follow_go_yaml_natural_order() {
         // The order kubectl.1.32 printed for these ConfigMap data keys (captured with a fake
-        // API server; see tests/output.rs for the live comparison).
+        // API server; see tests/it/output.rs for the live comparison).
         let kubectl_order = [
             "_x", "1", "2", "10", "B", "Z", "a-", "a.b", "a/b", "a_b", "a~", "a1", "a2", "a10", "aB", "b", "x0", "x00",
             "x01", "z9", "z09", "z10", "z010", "é",

@@ -1,6 +1,6 @@
 //! The CustomResourceDefinitions of the Karmada kinds, generated from this crate's types: the
 //! control plane installs them at start, and they are committed under
-//! `manifests/crds/` (tests/karmada_crds.rs keeps the files current and checks them against
+//! `manifests/crds/` (tests/it/karmada_crds.rs keeps the files current and checks them against
 //! upstream's CRDs).
 //!
 //! Names, short names, categories, printer columns and subresources come from each type's
@@ -92,7 +92,7 @@ pub fn files() -> Vec<(String, String)> {
 pub fn to_yaml(crd: &CustomResourceDefinition) -> String {
     let body = serde_saphyr::to_string(crd).expect("a CRD serialises to YAML");
     format!(
-        "# Generated from crates/karmada-api; regenerate with `UPDATE_GENERATED=1 cargo test --test karmada_crds`.\n{body}"
+        "# Generated from crates/karmada-api; regenerate with `UPDATE_GENERATED=1 cargo test --test it karmada_crds::`.\n{body}"
     )
 }
 

@@ -144,7 +144,7 @@ fn karmada_side_objects() {
     let s = settings_for(&[]);
     let pki = HostPki::generate(&s).unwrap();
     let objects = karmada_objects::render(&s, pki.cert("ca"), &CrdSet::builtin()).unwrap();
-    // CRD schemas are tested elsewhere (tests/karmada_crds.rs); here only which CRDs and
+    // CRD schemas are tested elsewhere (tests/it/karmada_crds.rs); here only which CRDs and
     // their conversion webhooks.
     let summary: Vec<Value> = objects
         .into_iter()

@@ -4,7 +4,7 @@
 //! commands (`create configmap`, `auth can-i`, ...) do too. A body is the magic `k8s\0` followed
 //! by a `runtime.Unknown` envelope naming the apiVersion and kind and carrying the object's bytes.
 //! The object is decoded generically with `schema.json`, a table of field numbers and JSON names
-//! generated from k8s-pb and k8s-openapi by `tests/protobuf_schema.rs`, into the same JSON the
+//! generated from k8s-pb and k8s-openapi by `tests/it/protobuf_schema.rs`, into the same JSON the
 //! object would have been sent as; the rest of the server only sees JSON.
 
 mod decode;
