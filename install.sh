@@ -65,10 +65,18 @@ else
   fi
   # `karmadactl version` reports whether the tree had uncommitted changes. The build script does
   # not read git's index (that would rebuild the library on every `git add`), so it is told here.
-  if [ -z "${KARMADACTL_GIT_TREE_STATE:-}" ] && status="$(git status --porcelain --untracked-files=no 2>/dev/null)"; then
-    if [ -z "$status" ]; then KARMADACTL_GIT_TREE_STATE=clean; else KARMADACTL_GIT_TREE_STATE=dirty; fi
-    export KARMADACTL_GIT_TREE_STATE
-  fi
+  # A caller's `clean` or `dirty` is kept; any other value (cargo hands its build scripts'
+  # `unknown` to the processes `cargo test` and `cargo run` start) is worked out again.
+  case "${KARMADACTL_GIT_TREE_STATE:-}" in
+    clean|dirty) ;;
+    *)
+      KARMADACTL_GIT_TREE_STATE=unknown
+      if status="$(git status --porcelain --untracked-files=no 2>/dev/null)"; then
+        if [ -z "$status" ]; then KARMADACTL_GIT_TREE_STATE=clean; else KARMADACTL_GIT_TREE_STATE=dirty; fi
+      fi
+      ;;
+  esac
+  export KARMADACTL_GIT_TREE_STATE
   echo "building karmadactl (release)..." >&2
   cargo build --release --locked
   # Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
