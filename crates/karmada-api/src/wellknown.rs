@@ -16,6 +16,12 @@ pub fn execution_space(cluster: &str) -> String {
     format!("{EXECUTION_SPACE_PREFIX}{cluster}")
 }
 
+/// Namespace of the ConfigMap through which members discover the plane (kubeadm's name).
+pub const CLUSTER_INFO_NAMESPACE: &str = "kube-public";
+/// The discovery ConfigMap: the plane's URL and CA, signed per bootstrap token. The bootstrap
+/// signer writes it and the API server's bootstrap lets anonymous callers read it.
+pub const CLUSTER_INFO_NAME: &str = "cluster-info";
+
 /// Label put on everything karmadactl creates for Karmada itself.
 pub const LABEL_KARMADA_SYSTEM: &str = "karmada.io/system";
 /// Label on member objects that Karmada manages (`get` shows it as ADOPTION).

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use karmadactl_store::{Event, EventKind};
 use serde_json::Value;
 
+use super::loops::namespace::PREFIX;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::apiserver::{object, store_access};
-use crate::controlplane::controllers::namespace::PREFIX;
 
 /// How long after a DELETE a namespace is read live; kube-apiserver uses the same 30 s.
 const LIVE_LOOKUP_FOR: Duration = Duration::from_secs(30);
@@ -68,11 +68,11 @@ impl ActiveNamespaces {
     }
 }
 
-/// Keeps `state.namespaces` current (run with `controllers::follow::run` over the namespaces'
-/// prefix, `controllers::namespace::PREFIX`).
+/// Keeps `state.namespaces` current (run with `loops::follow::run` over the namespaces'
+/// prefix, `loops::namespace::PREFIX`).
 pub struct Follow;
 
-impl crate::controlplane::controllers::follow::Follower for Follow {
+impl super::loops::follow::Follower for Follow {
     async fn resync(&self, state: &Arc<ApiState>, objects: Vec<Value>) {
         let names = objects
             .iter()

@@ -21,6 +21,7 @@ pub mod inflight;
 pub mod internal;
 pub mod list_budget;
 pub mod listener;
+pub mod loops;
 pub mod metrics;
 pub mod nonresource;
 pub mod object;

@@ -11,8 +11,9 @@ use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::loops::{self, follow};
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
-use crate::controlplane::controllers::{self, follow};
+use crate::controlplane::controllers;
 use crate::kubeconfig::KubeconfigBuilder;
 
 use super::config::{Profile, ServerConfig};
@@ -145,40 +146,35 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         }
         karmadactl_store::Datastore::Sqlite => (controllers::leader::Leading::always(), None),
     };
-    controllers::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
+    loops::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     if config.profile == Profile::Karmada {
-        controllers::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
+        loops::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     }
     // On every replica: each keeps its own token cache.
     background.push(tokio::spawn(super::token_cache::follow_revocations(state.clone())));
     let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
-    background.push(tokio::spawn(follow::run(
-        state.clone(),
-        controllers::crd::PREFIX.into(),
-        controllers::crd::CrdCache,
-        crd_tx,
-    )));
+    background.push(tokio::spawn(follow::run(state.clone(), loops::crd::PREFIX.into(), loops::crd::CrdCache, crd_tx)));
     let (rbac_tx, rbac_rx) = tokio::sync::oneshot::channel();
     background.push(tokio::spawn(follow::run(
         state.clone(),
-        controllers::rbac::PREFIX.into(),
-        controllers::rbac::RbacCache,
+        loops::rbac::PREFIX.into(),
+        loops::rbac::RbacCache,
         rbac_tx,
     )));
     // On every replica, like the token cache; admission falls back to the store until it syncs.
     background.push(tokio::spawn(follow::run(
         state.clone(),
-        controllers::namespace::PREFIX.into(),
+        loops::namespace::PREFIX.into(),
         super::active_namespaces::Follow,
         tokio::sync::oneshot::channel().0,
     )));
     background.push(leading.spawn({
         let state = state.clone();
-        move || controllers::gc::run(state.clone())
+        move || loops::gc::run(state.clone())
     }));
     background.push(leading.spawn({
         let state = state.clone();
-        move || controllers::namespace::run(state.clone())
+        move || loops::namespace::run(state.clone())
     }));
     // Serve only once authorization and the served resources reflect the store.
     let _ = crd_rx.await;
@@ -221,7 +217,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     }
     background.push(leading.spawn({
         let (client, state) = (client.clone(), state.clone());
-        move || controllers::serviceaccount_token::run(client.clone(), state.clone())
+        move || loops::serviceaccount_token::run(client.clone(), state.clone())
     }));
     if let Some(sim) = config.simulation.clone() {
         background.extend(crate::controlplane::simulator::spawn(

@@ -20,8 +20,7 @@ use serde_json::json;
 
 use karmadactl_pki::token::{SECRET_NAMESPACE, SECRET_TYPE, TokenSecret};
 
-pub const CLUSTER_INFO_NAMESPACE: &str = "kube-public";
-pub const CLUSTER_INFO_NAME: &str = "cluster-info";
+pub use karmadactl_karmada_api::wellknown::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE};
 pub const KUBECONFIG_KEY: &str = "kubeconfig";
 pub const JWS_KEY_PREFIX: &str = "jws-kubeconfig-";
 

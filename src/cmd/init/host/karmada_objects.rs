@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::crds::CrdSet;
 use super::settings::Settings;
 use super::template::{self, TemplateError};
-use crate::controlplane::controllers::karmada_bootstrap;
+use crate::controlplane::apiserver::loops::karmada_bootstrap;
 
 const WEBHOOKS: &str = include_str!("../../../../manifests/hostinit/webhook-configuration.yaml");
 

@@ -215,11 +215,11 @@ pub(crate) fn cluster_role_bindings() -> Vec<Value> {
 /// the anonymous read does not, so a client holding a token need not drop it to discover.
 pub(crate) fn cluster_info_reader() -> (Value, Value) {
     let name = "system:karmada:bootstrap-signer-clusterinfo";
-    let ns = super::bootstrap_signer::CLUSTER_INFO_NAMESPACE;
+    let ns = karmadactl_karmada_api::wellknown::CLUSTER_INFO_NAMESPACE;
     let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
         "metadata": {"name": name, "namespace": ns},
         "rules": [{"apiGroups": [""], "resources": ["configmaps"],
-                   "resourceNames": [super::bootstrap_signer::CLUSTER_INFO_NAME], "verbs": ["get"]}]});
+                   "resourceNames": [karmadactl_karmada_api::wellknown::CLUSTER_INFO_NAME], "verbs": ["get"]}]});
     let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
         "metadata": {"name": name, "namespace": ns},
         "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": name},
