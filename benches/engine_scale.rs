@@ -454,7 +454,7 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     plane_proc.stop();
     let bench_hwm_kib = status_kib(std::process::id(), "VmHWM:");
     for m in members {
-        m.server.shutdown(Duration::from_secs(1)).await;
+        m.plane.shutdown(Duration::from_secs(1)).await;
     }
     Ok(Report {
         members_start,

@@ -11,13 +11,14 @@ use anyhow::Context as _;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::{Api, DeleteParams, ListParams};
 
-use karmadactl::controlplane::apiserver::{Profile, RunningServer, ServerConfig, start};
+use karmadactl::controlplane::apiserver::{Profile, ServerConfig};
+use karmadactl::controlplane::plane::{Plane, PlaneConfig, start};
 
 pub struct Member {
     pub name: String,
     pub kubeconfig: PathBuf,
     pub client: kube::Client,
-    pub server: RunningServer,
+    pub plane: Plane,
 }
 
 /// Starts the member `name` with its data under `dir`, as `controlplane serve --profile
@@ -27,12 +28,12 @@ pub async fn start_member(name: &str, dir: &Path) -> anyhow::Result<Member> {
     let mut config = ServerConfig::new(dir.to_path_buf(), listen);
     config.profile = Profile::Kubernetes;
     config.kubeconfig_context = name.to_string();
-    let server = start(config).await.with_context(|| format!("starting member {name}"))?;
-    let kubeconfig = server.admin_kubeconfig.clone();
+    let plane = start(PlaneConfig::new(config)).await.with_context(|| format!("starting member {name}"))?;
+    let kubeconfig = plane.server.admin_kubeconfig.clone();
     let client = karmadactl::local_plane::client::admin_client(&kubeconfig)
         .await
         .with_context(|| format!("client for member {name}"))?;
-    Ok(Member { name: name.to_string(), kubeconfig, client, server })
+    Ok(Member { name: name.to_string(), kubeconfig, client, plane })
 }
 
 /// The Deployments in `namespace` of a member, counted from a LIST of one item and its

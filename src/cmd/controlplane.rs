@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::Context;
 use crate::controlplane::apiserver::{ServerConfig, pki::ServingNames};
+use crate::controlplane::plane::PlaneConfig;
 use crate::error::UsageError;
 
 /// Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a
@@ -302,9 +303,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         names.ips.push(parsed);
     }
     let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
-    let mut config = ServerConfig::new(data_dir, listen);
+    let mut plane = PlaneConfig::new(ServerConfig::new(data_dir, listen));
+    let config = &mut plane.server;
     config.datastore = args.datastore.datastore()?;
-    config.leader_lease = positive_duration("leader-elect-lease-duration", &args.leader_elect_lease_duration)?;
+    plane.leader_lease = positive_duration("leader-elect-lease-duration", &args.leader_elect_lease_duration)?;
     config.serving_names = names;
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;
@@ -314,15 +316,15 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.admin_kubeconfig = args.admin_kubeconfig.clone();
     config.advertise_address = args.advertise_address;
     config.profile = args.profile;
-    config.cluster_controller.status_update_frequency =
+    plane.cluster_controller.status_update_frequency =
         positive_duration("cluster-status-update-frequency", &args.cluster_status_update_frequency)?;
-    config.cluster_controller.failure_threshold =
+    plane.cluster_controller.failure_threshold =
         super::parse_duration("cluster-failure-threshold", &args.cluster_failure_threshold)?;
-    config.cluster_controller.monitor_grace_period =
+    plane.cluster_controller.monitor_grace_period =
         positive_duration("cluster-monitor-grace-period", &args.cluster_monitor_grace_period)?;
-    config.cluster_controller.startup_grace_period =
+    plane.cluster_controller.startup_grace_period =
         positive_duration("cluster-startup-grace-period", &args.cluster_startup_grace_period)?;
-    args.limits.apply(&mut config)?;
+    args.limits.apply(config)?;
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }
@@ -334,14 +336,15 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
             )
             .into());
         }
-        config.simulation = Some(args.simulation.config()?);
+        plane.simulation = Some(args.simulation.config()?);
     }
     init_tracing(ctx.global.verbosity);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let simulated = config.simulation.is_some();
-        let server = crate::controlplane::apiserver::start(config).await?;
+        let simulated = plane.simulation.is_some();
+        let plane = crate::controlplane::plane::start(plane).await?;
+        let server = &plane.server;
         ctx.printer.line(&server.url)?;
         if simulated {
             ctx.printer.progress(
@@ -356,7 +359,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         ));
         wait_for_signal().await;
         ctx.printer.progress("stopping the control plane");
-        server.shutdown(Duration::from_secs(5)).await;
+        plane.shutdown(Duration::from_secs(5)).await;
         Ok::<(), anyhow::Error>(())
     })
 }

@@ -21,9 +21,6 @@ pub struct ServerConfig {
     pub data_dir: PathBuf,
     /// Where objects are stored: SQLite in the data directory, or etcd.
     pub datastore: karmadactl_store::Datastore,
-    /// With etcd, how long the controller lease lasts without renewal before another replica
-    /// takes the controllers over.
-    pub leader_lease: Duration,
     /// Address to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
     /// Extra names for the serving certificate.
@@ -56,11 +53,6 @@ pub struct ServerConfig {
     /// Name of the context (and cluster) in the admin kubeconfig; `karmada-apiserver` for the
     /// Karmada profile, the member's name for a simulated member.
     pub kubeconfig_context: String,
-    /// How the Karmada profile's cluster controller probes members.
-    pub cluster_controller: crate::controlplane::controllers::cluster::ClusterControllerConfig,
-    /// Simulate nodes and workloads (simulated member clusters only): controllers that make
-    /// pods report Running as kubelets would. No container ever runs.
-    pub simulation: Option<crate::controlplane::simulator::SimulationConfig>,
 }
 
 impl ServerConfig {
@@ -68,7 +60,6 @@ impl ServerConfig {
         Self {
             data_dir,
             datastore: Default::default(),
-            leader_lease: Duration::from_secs(3),
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,
@@ -84,8 +75,6 @@ impl ServerConfig {
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
             kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
-            cluster_controller: Default::default(),
-            simulation: None,
         }
     }
 

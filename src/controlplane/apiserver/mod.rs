@@ -19,6 +19,7 @@ pub mod fuzzing;
 pub mod impersonate;
 pub mod inflight;
 pub mod internal;
+pub mod leading;
 pub mod list_budget;
 pub mod listener;
 pub mod loops;

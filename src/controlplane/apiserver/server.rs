@@ -1,5 +1,7 @@
-//! Starting and stopping one API server: data dir, PKI, store, bootstrap objects, caches, the
-//! listener, the admin kubeconfig, and the controllers that act as its clients.
+//! Starting and stopping one API server: data dir, PKI, store, bootstrap objects, the server's
+//! own loops (caches, garbage collector, namespace finalizer, service-account tokens), the
+//! listener and the admin kubeconfig. The controllers that are its clients, the engine and the
+//! simulator are started by the plane (`controlplane::plane`), never here.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -11,9 +13,9 @@ use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::leading::Leading;
 use super::loops::{self, follow};
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
-use crate::controlplane::controllers;
 use crate::kubeconfig::KubeconfigBuilder;
 
 use super::config::{Profile, ServerConfig};
@@ -57,7 +59,8 @@ pub enum ServerError {
     /// The admin kubeconfig could not be written.
     #[error("the admin kubeconfig could not be written")]
     Kubeconfig(#[from] crate::kubeconfig::KubeconfigError),
-    /// The in-process client for the plane's own controllers could not be built.
+    /// The in-process client for the server's loops and the plane's controllers could not be
+    /// built.
     #[error("the controllers' client could not be built")]
     Client(#[source] kube::Error),
 }
@@ -84,14 +87,19 @@ pub struct RunningServer {
     pub state: Arc<ApiState>,
     /// What the PKI created on this start (empty when everything was reused).
     pub created_pki: Vec<String>,
+    /// The plane's CA, which also signs the certificates agents request.
+    pub ca: karmadactl_pki::CertificateAuthority,
+    /// An in-process client with the admin credentials, for the server's loops and the
+    /// plane's controllers; it names itself by [`CONTROLLER_USER_AGENT`].
+    pub client: kube::Client,
     stop: watch::Sender<bool>,
     server: JoinHandle<()>,
     background: Vec<JoinHandle<()>>,
 }
 
 impl RunningServer {
-    /// Stops accepting, lets in-flight requests finish for up to `grace`, stops the
-    /// controllers, and closes the store.
+    /// Stops accepting, lets in-flight requests finish for up to `grace`, stops the server's
+    /// loops, and closes the store.
     pub async fn shutdown(self, grace: Duration) {
         let _ = self.stop.send(true);
         let _ = tokio::time::timeout(grace, self.server).await;
@@ -101,7 +109,9 @@ impl RunningServer {
     }
 }
 
-pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
+/// Starts the server; its leader-only loops (garbage collector, namespace finalizer,
+/// service-account tokens) run while `leading` says this replica leads.
+pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServer, ServerError> {
     create_private_dir(&config.data_dir)?;
     let mut names = config.serving_names.clone();
     names.ips.push(config.listen.ip());
@@ -137,15 +147,6 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         store.clone(),
         CompactionPolicy { interval, keep_for: config.watch_history, keep_revisions: 0 },
     )];
-    // Controllers run on every replica of one SQLite store (there is one), and only on the
-    // lease holder among replicas sharing an etcd.
-    let (leading, elector) = match config.datastore {
-        karmadactl_store::Datastore::Etcd(_) => {
-            let (leading, elector) = controllers::leader::Leading::elected();
-            (leading, Some(elector))
-        }
-        karmadactl_store::Datastore::Sqlite => (controllers::leader::Leading::always(), None),
-    };
     loops::bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     if config.profile == Profile::Karmada {
         loops::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
@@ -211,56 +212,23 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
     let client = controller_client(&kubeconfig).await?;
-    if let Some(elector) = elector {
-        let identity = controllers::leader::identity(&address.to_string());
-        background.push(elector.start(client.clone(), identity, config.leader_lease));
-    }
     background.push(leading.spawn({
         let (client, state) = (client.clone(), state.clone());
         move || loops::serviceaccount_token::run(client.clone(), state.clone())
     }));
-    if let Some(sim) = config.simulation.clone() {
-        background.extend(crate::controlplane::simulator::spawn(
-            client.clone(),
-            sim,
-            &config.kubeconfig_context,
-            &config.kubernetes_version,
-        ));
-    }
-    if config.profile == Profile::Karmada {
-        let cluster_info = controllers::bootstrap_signer::cluster_info_kubeconfig(&url, pki.ca.cert_pem());
-        // Members discover the plane through cluster-info, so it exists before start returns.
-        controllers::bootstrap_signer::ensure_cluster_info(&client, &cluster_info)
-            .await
-            .map_err(|e| ServerError::Bootstrap(format!("creating kube-public/cluster-info: {e}")))?;
-        background.push(leading.spawn({
-            let client = client.clone();
-            move || controllers::bootstrap_signer::run(client.clone(), cluster_info.clone())
-        }));
-        background.push(leading.spawn({
-            let client = client.clone();
-            move || controllers::token_cleaner::run(client.clone())
-        }));
-        // Pull-mode registration: agents' certificate requests are approved and signed here.
-        background.push(leading.spawn({
-            let client = client.clone();
-            move || controllers::csr_approver::run(client.clone())
-        }));
-        let signer_ca = Arc::new(karmadactl_pki::CertificateAuthority::from_pem(pki.ca.cert_pem(), &pki.ca.key_pem())?);
-        let leaf_validity = config.leaf_validity;
-        background.push(leading.spawn({
-            let client = client.clone();
-            move || controllers::csr_signer::run(client.clone(), signer_ca.clone(), leaf_validity)
-        }));
-        let cluster_config = config.cluster_controller;
-        background.push(leading.spawn({
-            let client = client.clone();
-            move || controllers::cluster::run(client.clone(), cluster_config)
-        }));
-        background.push(leading.spawn(move || crate::controlplane::engine::run(client.clone())));
-    }
 
-    Ok(RunningServer { address, url, admin_kubeconfig, state, created_pki: pki.created, stop, server, background })
+    Ok(RunningServer {
+        address,
+        url,
+        admin_kubeconfig,
+        state,
+        created_pki: pki.created,
+        ca: pki.ca,
+        client,
+        stop,
+        server,
+        background,
+    })
 }
 
 /// The URL clients use: the advertised address when there is one, else the listen address,
@@ -275,7 +243,7 @@ fn client_url(addr: SocketAddr, advertise: Option<IpAddr>) -> String {
 }
 
 /// The user agent of the plane's own controllers; its part before `/` is their manager name.
-const CONTROLLER_USER_AGENT: &str = concat!("karmadactl-controlplane/", env!("CARGO_PKG_VERSION"));
+pub const CONTROLLER_USER_AGENT: &str = concat!("karmadactl-controlplane/", env!("CARGO_PKG_VERSION"));
 
 async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
     let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())

@@ -12,7 +12,6 @@
 //! With the SQLite datastore only one replica can exist, so there is no election and the
 //! controllers simply run.
 
-use std::future::Future;
 use std::time::Duration;
 
 use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
@@ -20,70 +19,20 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
 use kube::Api;
 use kube::api::{ObjectMeta, PostParams};
 use tokio::sync::watch;
-use tokio::task::{AbortHandle, JoinHandle};
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 pub const LEASE_NAMESPACE: &str = "kube-system";
 pub const LEASE_NAME: &str = "karmadactl-controlplane";
 
-/// Starts controllers on this replica while it leads.
-#[derive(Clone)]
-pub struct Leading(Option<watch::Receiver<bool>>);
-
-/// The election side of a [`Leading`]: started once the replica has a client.
+/// The election side of a leadership gate (`apiserver::leading::Leading`): it says through a
+/// watch channel whether this replica holds the lease. Started once the replica has a client.
 pub struct Elector(watch::Sender<bool>);
 
-impl Leading {
-    /// No election: controllers run at once and for good (a single replica).
-    pub fn always() -> Leading {
-        Leading(None)
-    }
-
-    /// Controllers wait for the [`Elector`] to win the lease.
-    pub fn elected() -> (Leading, Elector) {
-        let (tx, rx) = watch::channel(false);
-        (Leading(Some(rx)), Elector(tx))
-    }
-
-    /// Runs the controller that `make` builds while this replica leads: started when it wins
-    /// the lease, aborted when it loses it, started afresh when it wins again. Aborting the
-    /// returned handle stops the controller too.
-    pub fn spawn<F, Fut>(&self, make: F) -> JoinHandle<()>
-    where
-        F: Fn() -> Fut + Send + 'static,
-        Fut: Future<Output = ()> + Send + 'static,
-    {
-        let Some(rx) = &self.0 else {
-            return tokio::spawn(make());
-        };
-        let mut rx = rx.clone();
-        tokio::spawn(async move {
-            loop {
-                if rx.wait_for(|leading| *leading).await.is_err() {
-                    return;
-                }
-                let task = tokio::spawn(make());
-                let _stop = AbortOnDrop(task.abort_handle());
-                tokio::select! {
-                    lost = rx.wait_for(|leading| !*leading) => {
-                        if lost.is_err() {
-                            return;
-                        }
-                    }
-                    _ = task => return,
-                }
-            }
-        })
-    }
-}
-
-/// Aborts a task when dropped, so aborting a supervisor also stops what it started.
-struct AbortOnDrop(AbortHandle);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+/// An elector and the receiver a `Leading` gate follows; nothing leads until the elector wins.
+pub fn elector() -> (Elector, watch::Receiver<bool>) {
+    let (tx, rx) = watch::channel(false);
+    (Elector(tx), rx)
 }
 
 impl Elector {
@@ -201,57 +150,5 @@ fn conflict_is_false(result: Result<Lease, kube::Error>) -> Result<bool, kube::E
         Ok(_) => Ok(true),
         Err(kube::Error::Api(status)) if status.code == 409 => Ok(false),
         Err(err) => Err(err),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tokio::sync::mpsc;
-
-    /// Sends "stopped" when the controller task is dropped (aborted or finished).
-    struct Stopped(mpsc::UnboundedSender<&'static str>);
-
-    impl Drop for Stopped {
-        fn drop(&mut self) {
-            let _ = self.0.send("stopped");
-        }
-    }
-
-    #[tokio::test]
-    async fn controllers_run_only_while_leading() {
-        let (leading, elector) = Leading::elected();
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let supervisor = leading.spawn(move || {
-            let tx = tx.clone();
-            async move {
-                let _guard = Stopped(tx.clone());
-                let _ = tx.send("started");
-                std::future::pending::<()>().await;
-            }
-        });
-        // Not leading yet: nothing starts until the lease is won.
-        tokio::task::yield_now().await;
-        assert!(rx.try_recv().is_err());
-        elector.0.send_replace(true);
-        assert_eq!(rx.recv().await, Some("started"));
-        elector.0.send_replace(false);
-        assert_eq!(rx.recv().await, Some("stopped"));
-        elector.0.send_replace(true);
-        assert_eq!(rx.recv().await, Some("started"), "a regained lease starts the controller afresh");
-        supervisor.abort();
-        assert_eq!(rx.recv().await, Some("stopped"), "stopping the supervisor stops the controller");
-    }
-
-    #[tokio::test]
-    async fn without_election_controllers_start_at_once() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let _task = Leading::always().spawn(move || {
-            let tx = tx.clone();
-            async move {
-                let _ = tx.send("started");
-            }
-        });
-        assert_eq!(rx.recv().await, Some("started"));
     }
 }
