@@ -13,7 +13,6 @@ pub mod apiserver;
 pub mod auth;
 pub mod controllers;
 pub mod engine;
-pub mod freed_memory;
 pub mod plane;
 pub mod protobuf;
 pub mod registry;

@@ -129,6 +129,6 @@ async fn karmada_controllers(
         let client = client.clone();
         move || controllers::cluster::run(client.clone(), cluster_config)
     }));
-    tasks.push(leading.spawn(move || super::engine::run(client.clone())));
+    tasks.push(leading.spawn(move || super::engine::run(client.clone(), apiserver::freed_memory::release)));
     Ok(())
 }

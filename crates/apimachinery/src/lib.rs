@@ -1,9 +1,10 @@
 //! Kubernetes "apimachinery": label and field selectors, request parsing, Status errors,
-//! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath and
-//! Go durations, each matching k8s.io/apimachinery's behaviour (messages included). It owns
-//! the rules every Kubernetes object obeys whatever its kind; it depends on no other crate of
-//! this workspace (Karmada's own types are not its business), and nothing it depends on may
-//! depend on it. The API server, the engine and the CLI build on it.
+//! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath,
+//! Go durations, object UIDs and kubectl's YAML, each matching k8s.io/apimachinery's
+//! behaviour (messages included). It owns the rules every Kubernetes object obeys whatever its
+//! kind; it depends on no other crate of this workspace (Karmada's own types are not its
+//! business), and nothing it depends on may depend on it. The API server, the engine and the
+//! CLI build on it.
 
 #![forbid(unsafe_code)]
 
@@ -12,6 +13,7 @@ mod field;
 mod field_selector;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod go_yaml;
 mod json_bounds;
 mod jsonpath;
 pub mod managed_fields;
@@ -24,6 +26,7 @@ mod selector;
 mod selector_parser;
 mod status;
 pub mod strategic;
+mod uid;
 mod yaml_body;
 
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
@@ -47,4 +50,5 @@ pub use request_info::RequestInfo;
 pub use selector::{LabelSelector, Operator, Requirement, SelectorError};
 pub use status::{ApiError, Details, OPTIMISTIC_LOCK_ERROR_MSG, StatusReason, qualified_kind, qualified_resource};
 pub use strategic::apply_strategic_merge_patch;
+pub use uid::new_uid;
 pub use yaml_body::from_yaml;

@@ -12,6 +12,7 @@
 pub mod cluster;
 pub mod crds;
 mod markers;
+pub mod member_client;
 pub mod policy;
 mod schema;
 pub mod upstream_crds;

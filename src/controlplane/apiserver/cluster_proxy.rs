@@ -17,8 +17,8 @@ use karmadactl_apimachinery::{ApiError, RequestInfo, StatusReason};
 use karmadactl_karmada_api::cluster::Cluster;
 
 use crate::controlplane::auth::UserInfo;
-use crate::controlplane::controllers::cluster::credentials;
 use crate::controlplane::registry::Subresource;
+use karmadactl_karmada_api::member_client as credentials;
 
 use super::state::ApiState;
 use super::store_access;

@@ -19,7 +19,7 @@ pub async fn create_if_missing(
     let name = object::meta_str(&obj, "name").unwrap_or_default().to_string();
     let ns = object::meta_str(&obj, "namespace").filter(|s| !s.is_empty()).map(str::to_string);
     let meta = object::meta_mut(&mut obj);
-    meta.insert("uid".into(), Value::String(object::new_uid()));
+    meta.insert("uid".into(), Value::String(karmadactl_apimachinery::new_uid()));
     meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
     if crate::controlplane::registry::builtin_tracks_generation(group, resource) {
         meta.entry("generation").or_insert(Value::from(1));

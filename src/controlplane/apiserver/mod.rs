@@ -15,6 +15,7 @@ pub mod continue_token;
 pub mod csr_admission;
 pub mod csr_strategy;
 pub mod dispatch;
+pub mod freed_memory;
 pub mod fuzzing;
 pub mod impersonate;
 pub mod inflight;

@@ -181,7 +181,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     let _ = crd_rx.await;
     let _ = rbac_rx.await;
     // Bootstrap decoded every built-in CRD manifest; what it freed is not needed again.
-    crate::controlplane::freed_memory::release();
+    super::freed_memory::release();
 
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

@@ -9,7 +9,7 @@ use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_obj
 use karmadactl_karmada_api::policy::OverrideSpec;
 use serde_json::Value;
 
-use crate::controlplane::engine::overrides;
+use crate::controlplane::registry::validation::override_policy;
 use crate::controlplane::registry::{self, FieldError, FieldErrorKind, ResourceDef};
 
 use super::admission::FieldValidation;
@@ -67,7 +67,7 @@ fn karmada_policy_causes(def: &ResourceDef, obj: &Value) -> Vec<Cause> {
     // The schema has already checked the shape, so a spec that still does not decode (null,
     // absent) has nothing to check.
     match serde_json::from_value::<OverrideSpec>(spec) {
-        Ok(spec) => overrides::validate(&spec),
+        Ok(spec) => override_policy::validate(&spec),
         Err(_) => Vec::new(),
     }
 }

@@ -24,7 +24,7 @@ use super::detector::gvk_of;
 use super::names;
 use super::native_interpreter;
 use super::overrides::{self, OverrideSource};
-use crate::controlplane::apiserver::object::new_uid;
+use karmadactl_apimachinery::new_uid;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {

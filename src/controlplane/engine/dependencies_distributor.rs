@@ -175,7 +175,7 @@ async fn create_attached(
         "metadata": {
             "name": name,
             "namespace": namespace,
-            "labels": {ATTACHED_LABEL: "true", names::RB_PERMANENT_ID_LABEL: crate::controlplane::apiserver::object::new_uid()},
+            "labels": {ATTACHED_LABEL: "true", names::RB_PERMANENT_ID_LABEL: karmadactl_apimachinery::new_uid()},
             "ownerReferences": [{
                 "apiVersion": "v1", "kind": kind, "name": dep.name_any(), "uid": dep.uid(),
                 "controller": true, "blockOwnerDeletion": true,

@@ -19,7 +19,7 @@ use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dyn
 use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
 use super::native_interpreter;
-use crate::controlplane::apiserver::object::new_uid;
+use karmadactl_apimachinery::new_uid;
 
 /// The claiming policy of a template.
 #[derive(Clone)]

@@ -7,7 +7,7 @@ use kube::api::{Api, PostParams};
 
 use super::bindings::AnyBinding;
 use super::context::Engine;
-use crate::controlplane::apiserver::object::new_uid;
+use karmadactl_apimachinery::new_uid;
 
 /// A Warning on the binding and on its template.
 pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, message: &str) {

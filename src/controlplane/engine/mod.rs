@@ -70,8 +70,10 @@ pub(crate) const WORKERS: usize = 4;
 /// more of them in flight keep the cores busy where four left a quarter of the CPU idle.
 pub(crate) const EXECUTION_WORKERS: usize = 16;
 
-/// Runs the engine until the client's server goes away.
-pub async fn run(client: Client) {
+/// Runs the engine until the client's server goes away. `after_initial_lists` runs once the
+/// caches hold their first lists, when the buffers those went through are free (the plane
+/// hands its memory back to the OS there).
+pub async fn run(client: Client, after_initial_lists: fn()) {
     let slot: Slot = Arc::new(OnceLock::new());
     let queues = Queues {
         detect: Queue::new(),
@@ -155,7 +157,7 @@ pub async fn run(client: Client) {
         return;
     }
     // The initial lists were decoded into the caches; the buffers they went through are free.
-    crate::controlplane::freed_memory::release();
+    after_initial_lists();
 
     // Everything already in the store is looked at once.
     detector::on_policy_change(&engine);

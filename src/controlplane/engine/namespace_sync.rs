@@ -15,7 +15,7 @@ use serde_json::json;
 use super::binding::ensure_work;
 use super::context::Engine;
 use super::names;
-use crate::controlplane::apiserver::object::new_uid;
+use karmadactl_apimachinery::new_uid;
 
 pub async fn reconcile(engine: &Arc<Engine>, name: &str) -> Result<(), kube::Error> {
     let work_name = names::work_name("Namespace", name, "");

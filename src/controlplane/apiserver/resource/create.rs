@@ -52,7 +52,7 @@ pub async fn create_object(
             }
             meta.insert("name".into(), Value::String(format!("{prefix}{}", random_suffix())));
         }
-        meta.insert("uid".into(), Value::String(object::new_uid()));
+        meta.insert("uid".into(), Value::String(karmadactl_apimachinery::new_uid()));
         meta.insert("creationTimestamp".into(), Value::String(object::now_rfc3339()));
         if def.tracks_generation() {
             meta.insert("generation".into(), Value::from(1));

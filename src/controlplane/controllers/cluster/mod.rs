@@ -9,7 +9,6 @@
 //! It is a client of the API server like any controller: a watcher on Clusters drives one
 //! probe task per Push cluster.
 
-pub mod credentials;
 mod lifecycle;
 pub mod probe;
 mod pull_health;
@@ -57,20 +56,6 @@ impl Default for ClusterControllerConfig {
             startup_grace_period: Duration::from_secs(60),
         }
     }
-}
-
-/// A client for a Push member with the endpoint and credentials join stored, for
-/// controllers that act in members; the first string changes when the credentials do, and the
-/// error says why no client can be made. Requests have no read timeout, as watches are long.
-pub async fn member_client(
-    plane: &Client,
-    cluster: &Cluster,
-    connect_timeout: Duration,
-) -> Result<(String, Client), String> {
-    probe::member_client(plane, cluster, connect_timeout, None).await.map_err(|h| match h {
-        status::Health::Healthy => "the member is healthy".to_string(),
-        status::Health::Unhealthy(m) | status::Health::Unreachable(m) | status::Health::Misconfigured(m) => m,
-    })
 }
 
 /// A running probe task and what it was started for; a changed spec restarts it.

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use k8s_openapi::api::core::v1::{Node, Pod, Secret};
+use k8s_openapi::api::core::v1::{Node, Pod};
 use karmadactl_karmada_api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 use kube::api::{ListParams, Patch, PatchParams};
 use kube::{Api, Client};
@@ -121,30 +121,14 @@ pub async fn observe_member(
     Observation { health, version, nodes, pods, enablements: enablements.as_ref().map(|(_, _, e)| e.clone()) }
 }
 
-/// A client for the member from the Cluster's endpoint and its secret; the first string says
-/// which credentials it was built from, so a changed secret gets a new client.
-pub(super) async fn member_client(
+/// A client for the member; every failure to make one is a misconfiguration.
+async fn member_client(
     plane: &Client,
     cluster: &Cluster,
     connect_timeout: Duration,
     read_timeout: Option<Duration>,
 ) -> Result<(String, Client), Health> {
-    super::credentials::endpoint(cluster).map_err(Health::Misconfigured)?;
-    let Some(secret_ref) = cluster.spec.secret_ref.as_ref() else {
-        return Err(Health::Misconfigured("the cluster has no spec.secretRef".into()));
-    };
-    let secrets: Api<Secret> = Api::namespaced(plane.clone(), &secret_ref.namespace);
-    let secret = match secrets.get_opt(&secret_ref.name).await {
-        Ok(Some(s)) => s,
-        Ok(None) => {
-            return Err(Health::Misconfigured(format!(
-                "the cluster's secret {}/{} does not exist",
-                secret_ref.namespace, secret_ref.name
-            )));
-        }
-        Err(e) => return Err(Health::Misconfigured(format!("cannot read the cluster's secret: {e}"))),
-    };
-    super::credentials::client_from_secret(cluster, &secret, connect_timeout, read_timeout, true)
+    karmadactl_karmada_api::member_client::member_client(plane, cluster, connect_timeout, read_timeout)
         .await
         .map_err(Health::Misconfigured)
 }

@@ -112,7 +112,8 @@ impl Members {
             return Ok(client);
         }
         let (identity, client) =
-            crate::controlplane::controllers::cluster::member_client(&engine.client, cluster, CONNECT_TIMEOUT).await?;
+            karmadactl_karmada_api::member_client::member_client(&engine.client, cluster, CONNECT_TIMEOUT, None)
+                .await?;
         let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
         match members.get_mut(&name) {
             Some(m) if m.identity == identity && m.spec_key == spec_key => {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::go_json::to_go_json;
 use super::patch::{self, apply_op};
-use crate::output::to_yaml;
+use karmadactl_apimachinery::go_yaml::to_yaml;
 
 /// Applies each overrider in order. When both `yaml` and `json` are set, `yaml` wins (admission
 /// refuses such policies anyway); with neither, the field is left as it is.

@@ -1,6 +1,6 @@
 //! Per-cluster overrides: rewrites a resource template for one member cluster with the
-//! OverridePolicies and ClusterOverridePolicies that select it, in upstream's order, and
-//! validates overriders at admission.
+//! OverridePolicies and ClusterOverridePolicies that select it, in upstream's order. (Their
+//! admission checks are the registry's: `registry::validation::override_policy`.)
 
 mod applied;
 mod command_args;
@@ -12,11 +12,8 @@ mod labels_annotations;
 mod patch;
 mod plaintext;
 mod select;
-mod validate;
 
 use serde_json::Value;
-
-pub use validate::validate;
 
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::overrides::{OverrideSpec, Overriders};

@@ -8,6 +8,7 @@ mod csr;
 pub mod field;
 mod kinds;
 pub mod names;
+pub mod override_policy;
 mod pods;
 mod rbac;
 mod schema;

@@ -1,16 +1,18 @@
 //! A kube-rs client for a member built from what join stored in the control plane: the
 //! Cluster's `spec.apiEndpoint` (and `proxyURL`, `insecureSkipTLSVerification`) and the Secret
-//! `spec.secretRef` names (`token`, `caBundle`). Shared by the status probe, the controllers
-//! acting in members and the API server's cluster proxy.
+//! `spec.secretRef` names (`token`, `caBundle`). Shared by the cluster controller's status
+//! probe, the engine acting in members and the API server's cluster proxy, which sit on
+//! different sides of the API; it lives with the `Cluster` type because it reads nothing but
+//! a Cluster and its Secret, so none of them has to import another.
 
 use std::time::Duration;
 
 use base64::Engine;
 use k8s_openapi::api::core::v1::Secret;
-use kube::Client;
 use kube::config::{AuthInfo, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext};
+use kube::{Api, Client};
 
-use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
+use crate::cluster::{Cluster, ClusterSyncMode};
 
 /// Why the plane never builds a client for a Pull member.
 pub const PULL_MODE: &str =
@@ -91,4 +93,29 @@ pub async fn client_from_secret(
     let client = Client::try_from(cfg).map_err(|e| format!("cannot build a client for the cluster: {e}"))?;
     let version = secret.metadata.resource_version.clone().unwrap_or_default();
     Ok((format!("{endpoint}|{version}|{insecure}"), client))
+}
+
+/// A client for a Push member from the Cluster's endpoint and the Secret its `spec.secretRef`
+/// names, read through `plane`; the first string says which credentials it was built from, so
+/// a changed secret gets a new client, and the error says why no client can be made.
+/// `read_timeout` is `None` for callers that watch.
+pub async fn member_client(
+    plane: &Client,
+    cluster: &Cluster,
+    connect_timeout: Duration,
+    read_timeout: Option<Duration>,
+) -> Result<(String, Client), String> {
+    endpoint(cluster)?;
+    let Some(secret_ref) = cluster.spec.secret_ref.as_ref() else {
+        return Err("the cluster has no spec.secretRef".into());
+    };
+    let secrets: Api<Secret> = Api::namespaced(plane.clone(), &secret_ref.namespace);
+    let secret = match secrets.get_opt(&secret_ref.name).await {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            return Err(format!("the cluster's secret {}/{} does not exist", secret_ref.namespace, secret_ref.name));
+        }
+        Err(e) => return Err(format!("cannot read the cluster's secret: {e}")),
+    };
+    client_from_secret(cluster, &secret, connect_timeout, read_timeout, true).await
 }
