@@ -3,18 +3,20 @@
 //! The binary in `main.rs` only calls [`run`]; everything else lives here so tests and
 //! benchmarks can reach it.
 
-pub mod build_info;
 pub mod cli;
 pub mod cmd;
 pub mod controlplane;
 pub mod error;
-pub mod kubeconfig;
 pub mod local_plane;
 pub mod membership;
 pub mod output;
 pub mod printer;
-pub mod private_files;
 pub mod pull;
 pub mod validation;
 
 pub use cli::run;
+
+// Parts the commands share with the control plane live below it; these names keep the
+// commands' paths short.
+pub use controlplane::apiserver::{build_info, private_files};
+pub use karmadactl_kubeconfig as kubeconfig;

@@ -16,9 +16,8 @@ pub const LOG_FILE: &str = "controlplane.log";
 pub const STORE_FILES: &[&str] = &["state.db", "state.db-wal", "state.db-shm"];
 /// The store's lock file (see `store::sqlite`).
 pub const STORE_LOCK_FILE: &str = "state.db.lock";
-/// The files the plane's PKI consists of (see `apiserver::pki`).
-pub const PKI_FILES: &[&str] =
-    &["ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.crt", "admin.key", "sa.key"];
+/// The files the plane's PKI consists of (the PKI names them).
+pub use crate::controlplane::apiserver::pki::PKI_FILES;
 
 /// Paths of one embedded plane.
 #[derive(Debug, Clone, PartialEq, Eq)]

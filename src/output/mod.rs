@@ -4,7 +4,6 @@
 //! byte for byte against the real kubectl in `tests/it/output.rs`.
 
 mod format;
-mod human;
 mod json;
 mod list;
 mod name;
@@ -14,8 +13,10 @@ mod yaml;
 use serde::Serialize;
 
 pub use format::{OutputFormat, OutputFormatError};
-pub use human::{UNKNOWN_AGE, age, age_or_unknown, human_duration, short_human_duration};
 pub use json::{to_json, to_json_with_indent};
+pub use karmadactl_apimachinery::human_duration::{
+    UNKNOWN_AGE, age, age_or_unknown, human_duration, short_human_duration,
+};
 pub use list::List;
 pub use name::{group_of, object_name, resource_name};
 pub use table::{Table, TableOptions, labels_cell};

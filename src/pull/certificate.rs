@@ -10,10 +10,8 @@ use kube::api::{Api, DeleteParams, ObjectMeta, PostParams};
 
 use karmadactl_pki::{KeyAlgorithm, PrivateKey, Subject};
 
-pub const SIGNER: &str = "kubernetes.io/kube-apiserver-client";
-pub const AGENT_GROUP: &str = "system:karmada:agents";
-pub const AGENT_USER_PREFIX: &str = "system:karmada:agent:";
-pub const RBAC_GENERATOR_USER: &str = "system:karmada:agent:rbac-generator";
+pub use karmadactl_karmada_api::agent_rbac::{AGENT_GROUP, AGENT_USER_PREFIX, RBAC_GENERATOR_USER};
+pub use karmadactl_pki::signer::KUBE_APISERVER_CLIENT_SIGNER as SIGNER;
 const POLL: Duration = Duration::from_millis(100);
 
 /// A signed client certificate and its key, both PEM.

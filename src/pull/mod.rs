@@ -7,7 +7,9 @@ pub mod certificate;
 pub mod local_agent;
 pub mod member_agent;
 pub mod objects;
-pub mod plane_rbac;
+
+/// The agent's RBAC in the plane; the plane's admission checks the same objects.
+pub use karmadactl_karmada_api::agent_rbac as plane_rbac;
 
 use kube::Client;
 

@@ -9,11 +9,13 @@
 #![forbid(unsafe_code)]
 
 pub mod duration;
+mod error_text;
 mod field;
 mod field_selector;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod go_yaml;
+pub mod human_duration;
 mod json_bounds;
 mod jsonpath;
 pub mod managed_fields;
@@ -29,6 +31,7 @@ pub mod strategic;
 mod uid;
 mod yaml_body;
 
+pub use error_text::with_causes;
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
 pub use json_bounds::{MAX_DEPTH, check_result};
@@ -39,9 +42,9 @@ pub use meta_validation::{
     validate_object_meta_update, validate_owner_references,
 };
 pub use names::{
-    DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, is_dns1035_label, is_dns1123_label, is_dns1123_subdomain,
-    is_qualified_name, is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix, max_len_error,
-    regex_error,
+    DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, is_dns1035_label, is_dns1123_label,
+    is_dns1123_label_without_dots_hint, is_dns1123_subdomain, is_qualified_name, is_valid_label_value,
+    is_valid_path_segment_name, is_valid_path_segment_prefix, max_len_error, regex_error,
 };
 pub use patch::{
     DEFAULT_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_json_patch_within, apply_merge_patch,

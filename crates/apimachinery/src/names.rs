@@ -95,6 +95,21 @@ pub fn is_dns1123_label(v: &str) -> Vec<String> {
     errs
 }
 
+/// validation.IsDNS1123Label as apimachinery spelled it before it told dotted values "must
+/// not contain dots": a dotted value gets the regex message. Upstream karmadactl (and its
+/// agent's registration checks) vendor that wording, so the commands and the plane's checks
+/// that follow them keep it; the API server's own checks use [`is_dns1123_label`].
+pub fn is_dns1123_label_without_dots_hint(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > DNS1123_LABEL_MAX_LENGTH {
+        errs.push(max_len_error(DNS1123_LABEL_MAX_LENGTH));
+    }
+    if !matches_dns1123_label(v) {
+        errs.push(regex_error(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
+    }
+    errs
+}
+
 /// validation.IsDNS1123Subdomain.
 pub fn is_dns1123_subdomain(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
@@ -203,6 +218,26 @@ pub(crate) fn mask_trailing_dash(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_without_dots_hint() {
+        assert!(is_dns1123_label_without_dots_hint("member1").is_empty());
+        assert!(is_dns1123_label_without_dots_hint("a").is_empty());
+        assert!(is_dns1123_label_without_dots_hint("a-b-1").is_empty());
+        assert_eq!(is_dns1123_label_without_dots_hint("Member1").len(), 1);
+        assert_eq!(is_dns1123_label_without_dots_hint("-a").len(), 1);
+        assert_eq!(is_dns1123_label_without_dots_hint("a-").len(), 1);
+        assert_eq!(is_dns1123_label_without_dots_hint("member.1").len(), 1);
+        assert_eq!(is_dns1123_label_without_dots_hint("member.1"), is_dns1123_label("Member1"), "the regex message");
+        for v in ["ok", "-x", "x-", "X", "", "a_b"] {
+            assert_eq!(is_dns1123_label(v), is_dns1123_label_without_dots_hint(v), "{v}");
+        }
+        assert_eq!(is_dns1123_label_without_dots_hint("").len(), 1);
+        assert_eq!(
+            is_dns1123_label_without_dots_hint(&"a".repeat(64)),
+            vec!["must be no more than 63 characters".to_string()]
+        );
+    }
 
     #[test]
     fn dns_labels() {

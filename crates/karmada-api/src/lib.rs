@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod agent_rbac;
 pub mod cluster;
 pub mod crds;
 mod markers;

@@ -25,6 +25,7 @@ mod pem;
 mod pem_go;
 mod pin;
 mod random;
+pub mod signer;
 pub mod token;
 mod validity;
 

@@ -72,7 +72,7 @@ pub async fn serve(
     let resp = client.send(req).await.map_err(|e| {
         ApiError::service_unavailable(format!(
             "error trying to reach cluster({name}): {}",
-            crate::error::with_causes(&e)
+            karmadactl_apimachinery::with_causes(&e)
         ))
     })?;
     let (mut rparts, rbody) = resp.into_parts();

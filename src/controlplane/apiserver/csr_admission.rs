@@ -5,11 +5,10 @@
 
 use base64::Engine as _;
 use karmadactl_apimachinery::{ApiError, go_quote};
+use karmadactl_pki::signer::{KUBE_APISERVER_CLIENT_SIGNER, masters_refusal, requests_masters};
 use serde_json::Value;
 
-use crate::controlplane::auth::authn::PRIVILEGED_GROUP;
 use crate::controlplane::auth::{Attributes, UserInfo, authorize};
-use crate::controlplane::controllers::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
 use crate::controlplane::registry::{CsrWrite, ResourceDef, csr_create, csr_update};
 
 use super::admission::CSR;
@@ -82,21 +81,11 @@ fn subject_restriction(csr: &Value) -> Result<(), String> {
     let request = csr.pointer("/spec/request").and_then(Value::as_str).unwrap_or_default();
     let pem = base64::engine::general_purpose::STANDARD.decode(request).unwrap_or_default();
     let info = karmadactl_pki::inspect_csr(&String::from_utf8_lossy(&pem))
-        .map_err(|e| format!("failed to parse CSR: {}", crate::error::with_causes(&e)))?;
+        .map_err(|e| format!("failed to parse CSR: {}", karmadactl_apimachinery::with_causes(&e)))?;
     if requests_masters(&info.subject.organizations) {
         return Err(masters_refusal());
     }
     Ok(())
-}
-
-/// Whether a request's organizations (its groups once signed) include `system:masters`.
-pub fn requests_masters(organizations: &[String]) -> bool {
-    organizations.iter().any(|o| o == PRIVILEGED_GROUP)
-}
-
-/// kube's refusal of a `system:masters` request to the client signer.
-pub fn masters_refusal() -> String {
-    format!("use of {KUBE_APISERVER_CLIENT_SIGNER} signer with {PRIVILEGED_GROUP} group is not allowed")
 }
 
 /// kube's `IsAuthorizedForSignerName`: `verb` on `certificates.k8s.io/signers` named by the

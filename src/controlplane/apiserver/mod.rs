@@ -7,6 +7,7 @@
 pub mod active_namespaces;
 pub mod admission;
 pub mod authenticate;
+pub mod build_info;
 pub mod cluster_proxy;
 mod coalesced_io;
 pub mod config;
@@ -28,6 +29,7 @@ pub mod metrics;
 pub mod nonresource;
 pub mod object;
 pub mod pki;
+pub mod private_files;
 pub mod rbac_escalation;
 pub mod rbac_generator_admission;
 pub mod resource;

@@ -171,12 +171,12 @@ fn version(state: &ApiState) -> serde_json::Value {
         "major": major,
         "minor": minor,
         "gitVersion": git_version,
-        "gitCommit": crate::build_info::GIT_COMMIT,
-        "gitTreeState": crate::build_info::GIT_TREE_STATE,
-        "buildDate": crate::build_info::BUILD_DATE,
-        "goVersion": crate::build_info::RUSTC_VERSION,
+        "gitCommit": super::build_info::GIT_COMMIT,
+        "gitTreeState": super::build_info::GIT_TREE_STATE,
+        "buildDate": super::build_info::BUILD_DATE,
+        "goVersion": super::build_info::RUSTC_VERSION,
         "compiler": "rustc",
-        "platform": crate::build_info::platform(),
+        "platform": super::build_info::platform(),
     })
 }
 

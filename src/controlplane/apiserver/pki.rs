@@ -16,6 +16,9 @@ pub const CA: &str = "ca";
 pub const APISERVER: &str = "apiserver";
 pub const ADMIN: &str = "admin";
 pub const SERVICE_ACCOUNT_KEY: &str = "sa.key";
+/// Every file under `<data-dir>/pki`.
+pub const PKI_FILES: &[&str] =
+    &["ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.crt", "admin.key", "sa.key"];
 
 const CA_VALIDITY: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
 
@@ -44,9 +47,9 @@ impl PlanePki {
     /// New leaf certificates are valid for `leaf_validity` from now.
     pub fn load_or_create(dir: &Path, names: &ServingNames, leaf_validity: Duration) -> Result<Self, PkiError> {
         let io = |source| PkiError::Write { path: dir.to_path_buf(), source };
-        crate::private_files::create_dir(dir).map_err(io)?;
-        for file in crate::local_plane::layout::PKI_FILES {
-            crate::private_files::narrow(&dir.join(file)).map_err(io)?;
+        super::private_files::create_dir(dir).map_err(io)?;
+        for file in PKI_FILES {
+            super::private_files::narrow(&dir.join(file)).map_err(io)?;
         }
         let mut created = Vec::new();
         let ca = match karmadactl_pki::read_pair(dir, CA) {

@@ -14,18 +14,16 @@ use karmadactl_apimachinery::ApiError;
 use serde_json::Value;
 
 use crate::controlplane::auth::UserInfo;
-use crate::pull::plane_rbac;
+use karmadactl_karmada_api::agent_rbac as plane_rbac;
 
 use super::state::ApiState;
 use super::store_access;
 
-pub const RBAC_GENERATOR_USER: &str = crate::pull::certificate::RBAC_GENERATOR_USER;
+pub use karmadactl_karmada_api::agent_rbac::RBAC_GENERATOR_USER;
 const RBAC: &str = "rbac.authorization.k8s.io";
 /// Names of the generator's own certificate requests (upstream's and ours).
 const GENERATOR_CSR_PREFIX: &str = "agent-rbac-generator-";
-/// The annotation the CSR approver records a registration's bootstrap token in; never the
-/// generator's to set.
-pub const REGISTERED_BY_TOKEN_ANNOTATION: &str = "karmada.io/registered-by-bootstrap-token";
+pub use karmadactl_karmada_api::agent_rbac::REGISTERED_BY_TOKEN_ANNOTATION;
 
 /// Refuses a create by the generator that is not one of a new cluster's agent objects.
 pub async fn check_create(
@@ -119,7 +117,7 @@ async fn ensure_unregistered(
     cluster: &str,
     deleting_counts_as_gone: bool,
 ) -> Result<(), ApiError> {
-    if !crate::validation::dns1123_label(cluster).is_empty() {
+    if !karmadactl_apimachinery::is_dns1123_label_without_dots_hint(cluster).is_empty() {
         return Err(ApiError::forbidden_message(group, plural, name, &scope_message()));
     }
     let cluster_group = <karmadactl_karmada_api::cluster::Cluster as kube::Resource>::group(&());

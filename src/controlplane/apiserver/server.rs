@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::leading::Leading;
 use super::loops::{self, follow};
 use crate::controlplane::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
-use crate::kubeconfig::KubeconfigBuilder;
+use karmadactl_kubeconfig::KubeconfigBuilder;
 
 use super::config::{Profile, ServerConfig};
 use super::metrics::Metrics;
@@ -32,7 +32,7 @@ pub enum ServerError {
     DataDir {
         path: PathBuf,
         #[source]
-        source: crate::private_files::PrivateDirError,
+        source: super::private_files::PrivateDirError,
     },
     /// The PKI could not be loaded or created.
     #[error("the control plane's certificates could not be loaded or created")]
@@ -58,7 +58,7 @@ pub enum ServerError {
     Bootstrap(String),
     /// The admin kubeconfig could not be written.
     #[error("the admin kubeconfig could not be written")]
-    Kubeconfig(#[from] crate::kubeconfig::KubeconfigError),
+    Kubeconfig(#[from] karmadactl_kubeconfig::KubeconfigError),
     /// The in-process client for the server's loops and the plane's controllers could not be
     /// built.
     #[error("the controllers' client could not be built")]
@@ -209,7 +209,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
         .client_certificate(pki.admin.cert_pem.as_bytes().to_vec(), pki.admin.key_pem.as_bytes().to_vec())
         .build();
     let admin_kubeconfig = config.admin_kubeconfig_path();
-    crate::kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
+    karmadactl_kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
     let client = controller_client(&kubeconfig).await?;
     background.push(leading.spawn({
@@ -239,13 +239,13 @@ fn client_url(addr: SocketAddr, advertise: Option<IpAddr>) -> String {
         IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         ip => ip,
     };
-    crate::kubeconfig::https_server_url(&ip.to_string(), addr.port())
+    karmadactl_kubeconfig::https_server_url(&ip.to_string(), addr.port())
 }
 
 /// The user agent of the plane's own controllers; its part before `/` is their manager name.
 pub const CONTROLLER_USER_AGENT: &str = concat!("karmadactl-controlplane/", env!("CARGO_PKG_VERSION"));
 
-async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
+async fn controller_client(kubeconfig: &karmadactl_kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
     let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())
         .await
         .map_err(|e| ServerError::Client(kube::Error::InferKubeconfig(e)))?;
@@ -259,5 +259,5 @@ async fn controller_client(kubeconfig: &crate::kubeconfig::Kubeconfig) -> Result
 /// The data directory holds the store (secrets, bootstrap tokens) and private keys: it is made
 /// owner-only (0700), also when it already existed with a wider mode.
 fn create_private_dir(path: &std::path::Path) -> Result<(), ServerError> {
-    crate::private_files::adopt_dir(path).map_err(|source| ServerError::DataDir { path: path.to_path_buf(), source })
+    super::private_files::adopt_dir(path).map_err(|source| ServerError::DataDir { path: path.to_path_buf(), source })
 }

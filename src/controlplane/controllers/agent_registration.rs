@@ -16,12 +16,12 @@ use kube::api::{Api, Patch, PatchParams, PostParams};
 use kube::{Client, ResourceExt};
 use serde_json::json;
 
-use crate::controlplane::apiserver::rbac_generator_admission::REGISTERED_BY_TOKEN_ANNOTATION;
+use karmadactl_karmada_api::agent_rbac::REGISTERED_BY_TOKEN_ANNOTATION;
 
 /// Claims `cluster` for the bootstrap token `token_id`. `Ok(Err(why))` when the name is not this
 /// token's to have.
 pub async fn claim(client: &Client, cluster: &str, token_id: &str) -> Result<Result<(), String>, kube::Error> {
-    if let Some(problem) = crate::validation::dns1123_label(cluster).into_iter().next() {
+    if let Some(problem) = karmadactl_apimachinery::is_dns1123_label_without_dots_hint(cluster).into_iter().next() {
         return Ok(Err(format!("{cluster:?} is not a valid cluster name: {problem}")));
     }
     let namespaces: Api<Namespace> = Api::all(client.clone());
@@ -57,7 +57,7 @@ pub async fn claim(client: &Client, cluster: &str, token_id: &str) -> Result<Res
                 "labels": {karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"},
                 "annotations": {
                     REGISTERED_BY_TOKEN_ANNOTATION: token_id,
-                    crate::pull::plane_rbac::REGISTERED_FOR_ANNOTATION: cluster,
+                    karmadactl_karmada_api::agent_rbac::REGISTERED_FOR_ANNOTATION: cluster,
                 },
             }}))
             .expect("a static namespace");

@@ -26,10 +26,8 @@ use kube::{Api, Client};
 
 use karmadactl_pki::{CsrInfo, inspect_csr};
 
-pub const KUBE_APISERVER_CLIENT_SIGNER: &str = "kubernetes.io/kube-apiserver-client";
-const AGENT_GROUP: &str = "system:karmada:agents";
-const AGENT_USER_PREFIX: &str = "system:karmada:agent:";
-const RBAC_GENERATOR_USER: &str = "system:karmada:agent:rbac-generator";
+use karmadactl_karmada_api::agent_rbac::{AGENT_GROUP, AGENT_USER_PREFIX, RBAC_GENERATOR_USER};
+pub use karmadactl_pki::signer::KUBE_APISERVER_CLIENT_SIGNER;
 const BOOTSTRAPPERS: &str = "system:bootstrappers";
 const AGENT_USAGES: [&str; 3] = ["digital signature", "key encipherment", "client auth"];
 

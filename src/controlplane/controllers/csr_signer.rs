@@ -23,7 +23,6 @@ use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client};
 
 use super::csr_approver::KUBE_APISERVER_CLIENT_SIGNER;
-use crate::controlplane::apiserver::csr_admission;
 
 /// Kubernetes refuses `expirationSeconds` below this.
 const MIN_EXPIRATION: Duration = Duration::from_secs(600);
@@ -105,14 +104,14 @@ fn sign(
         .map_err(|_| "spec.request is not a PEM certificate request".to_string())?;
     // Admission refuses such requests; one stored some other way is still never issued.
     let info = karmadactl_pki::inspect_csr(request)
-        .map_err(|e| format!("unable to sign the request: {}", crate::error::with_causes(&e)))?;
-    if csr_admission::requests_masters(&info.subject.organizations) {
-        return Err(csr_admission::masters_refusal());
+        .map_err(|e| format!("unable to sign the request: {}", karmadactl_apimachinery::with_causes(&e)))?;
+    if karmadactl_pki::signer::requests_masters(&info.subject.organizations) {
+        return Err(karmadactl_pki::signer::masters_refusal());
     }
     let key_usages = key_usages(&csr.spec.usages.clone().unwrap_or_default())?;
     let validity = validity(ca, max_validity, csr.spec.expiration_seconds, now)?;
     ca.sign_csr_with_key_usages(request, &validity, &key_usages, &[ExtendedKeyUsage::ClientAuth])
-        .map_err(|e| format!("unable to sign the request: {}", crate::error::with_causes(&e)))
+        .map_err(|e| format!("unable to sign the request: {}", karmadactl_apimachinery::with_causes(&e)))
 }
 
 /// The key usages for a client certificate's `spec.usages`, as Kubernetes validates them.

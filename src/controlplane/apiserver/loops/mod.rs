@@ -6,7 +6,7 @@
 //! namespace finalizer need every resource, so they follow the store and make each write
 //! conditional on the revision they read; the legacy service-account token controller signs
 //! with the server's key. Controllers that only talk to the API as clients live in
-//! `controlplane::controllers` and the engine, never here.
+//! `controllers/` and the engine, never here.
 
 pub mod bootstrap;
 pub mod crd;

@@ -11,7 +11,7 @@ pub const ALL_UNAUTHENTICATED: &str = "system:unauthenticated";
 /// The group every authenticated user is put in.
 pub const ALL_AUTHENTICATED: &str = "system:authenticated";
 /// Members may do anything; kube-apiserver allows them before RBAC is asked.
-pub const PRIVILEGED_GROUP: &str = "system:masters";
+pub const PRIVILEGED_GROUP: &str = karmadactl_pki::signer::PRIVILEGED_GROUP;
 /// The `extra` key naming the credential that authenticated the request.
 pub const CREDENTIAL_ID_KEY: &str = "authentication.kubernetes.io/credential-id";
 

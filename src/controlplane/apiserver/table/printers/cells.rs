@@ -6,7 +6,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector as K8sLabelSel
 use karmadactl_apimachinery::LabelSelector;
 use serde_json::Value;
 
-use crate::output::{UNKNOWN_AGE, human_duration};
+use karmadactl_apimachinery::human_duration::{UNKNOWN_AGE, human_duration};
 
 /// The string at a JSON pointer, or "" (Go's zero value) when missing or not a string.
 pub fn text<'v>(obj: &'v Value, pointer: &str) -> &'v str {

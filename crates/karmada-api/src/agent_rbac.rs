@@ -3,15 +3,25 @@
 
 use serde_json::{Value, json};
 
-use karmadactl_karmada_api::cluster::Cluster;
-use karmadactl_karmada_api::wellknown;
+use crate::cluster::Cluster;
+use crate::wellknown;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
 
+/// The group every agent's certificate names.
+pub const AGENT_GROUP: &str = "system:karmada:agents";
+/// The prefix of an agent's user: `system:karmada:agent:<cluster>`.
+pub const AGENT_USER_PREFIX: &str = "system:karmada:agent:";
+/// The user `register` creates the agent's RBAC as, with a certificate of its own.
+pub const RBAC_GENERATOR_USER: &str = "system:karmada:agent:rbac-generator";
+/// The annotation the CSR approver records a registration's bootstrap token in; never the
+/// generator's to set.
+pub const REGISTERED_BY_TOKEN_ANNOTATION: &str = "karmada.io/registered-by-bootstrap-token";
+
 /// The user the agent's certificate names.
 pub fn agent_user(cluster: &str) -> String {
-    format!("{}{cluster}", super::certificate::AGENT_USER_PREFIX)
+    format!("{AGENT_USER_PREFIX}{cluster}")
 }
 
 pub fn cluster_role_name(cluster: &str) -> String {
@@ -25,15 +35,15 @@ pub fn work_role_name(cluster: &str) -> String {
 }
 
 fn labels() -> Value {
-    json!({karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM: "true"})
+    json!({wellknown::LABEL_KARMADA_SYSTEM: "true"})
 }
 
 /// The namespaces the agent works in: the cluster namespace (secrets), the Lease namespace and
 /// the execution namespace.
 pub fn namespaces(cluster: &str, cluster_namespace: &str) -> Vec<String> {
     let mut out = vec![cluster_namespace.to_string()];
-    if cluster_namespace != karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE {
-        out.push(karmadactl_karmada_api::wellknown::KARMADA_CLUSTER_NAMESPACE.into());
+    if cluster_namespace != wellknown::KARMADA_CLUSTER_NAMESPACE {
+        out.push(wellknown::KARMADA_CLUSTER_NAMESPACE.into());
     }
     out.push(wellknown::execution_space(cluster));
     out

@@ -8,6 +8,12 @@
 //! * [`KubeconfigBuilder`] builds a one-cluster kubeconfig; [`write_file`] writes it
 //!   atomically with mode 0600 in kubectl's key order; [`merge_into_file`] adds entries to an
 //!   existing file.
+//!
+//! It depends on no crate of this workspace but `karmada-api` (for the well-known names); the
+//! commands read kubeconfigs with it and the control plane writes its admin kubeconfig with
+//! it, so it must never depend on either.
+
+#![forbid(unsafe_code)]
 
 mod builder;
 mod error;

@@ -3,7 +3,7 @@
 use base64::Engine as _;
 
 use super::put;
-use crate::kubeconfig::{KubeconfigError, LoadRules, parse, resolve};
+use crate::{KubeconfigError, LoadRules, parse, resolve};
 
 fn b64(s: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(s)

@@ -1,8 +1,8 @@
 //! The per-command context rules.
 
 use super::{put, simple};
-use crate::kubeconfig::rules::*;
-use crate::kubeconfig::{KubeconfigError, LoadRules, parse};
+use crate::rules::*;
+use crate::{KubeconfigError, LoadRules, parse};
 
 fn kc(text: &str) -> kube::config::Kubeconfig {
     parse(std::path::Path::new("test"), text.as_bytes()).unwrap()
@@ -50,10 +50,10 @@ fn kubeconfig_unjoin_and_promote_default_to_the_context_named_like_the_cluster()
 #[test]
 fn kubeconfig_join_and_unjoin_pick_different_contexts_for_the_same_kubeconfig() {
     let k = kc(MEMBERS);
-    let join = crate::kubeconfig::resolve(&k, join_cluster_context("").as_deref()).unwrap();
+    let join = crate::resolve(&k, join_cluster_context("").as_deref()).unwrap();
     assert_eq!(join.context_name, "kind-member1");
     // There is no context named `member1`, so unjoin's default fails where join's succeeds.
-    let err = crate::kubeconfig::resolve(&k, unjoin_cluster_context("", "member1").as_deref()).unwrap_err();
+    let err = crate::resolve(&k, unjoin_cluster_context("", "member1").as_deref()).unwrap_err();
     assert_eq!(err.to_string(), "context \"member1\" does not exist");
 }
 

@@ -3,7 +3,7 @@
 use std::os::unix::fs::PermissionsExt as _;
 
 use super::put;
-use crate::kubeconfig::{
+use crate::{
     Credential, KubeconfigBuilder, LoadRules, merge_entries, merge_into_file, parse, resolve, to_yaml, write_file,
 };
 

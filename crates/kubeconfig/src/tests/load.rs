@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 
 use super::{put, simple};
-use crate::kubeconfig::{EntryKind, KubeconfigError, LoadRules};
+use crate::{EntryKind, KubeconfigError, LoadRules};
 
 fn env_rules(paths: &[&std::path::Path]) -> LoadRules {
     let joined = std::env::join_paths(paths).unwrap();
