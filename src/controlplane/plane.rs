@@ -81,12 +81,12 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
             &config.server.kubernetes_version,
         ));
     }
-    if config.server.profile == Profile::Karmada {
-        if let Err(e) = karmada_controllers(&server, &config, &leading, &mut background).await {
-            // Nothing of a half-started plane keeps running.
-            Plane { server, background }.shutdown(Duration::ZERO).await;
-            return Err(e);
-        }
+    if config.server.profile == Profile::Karmada
+        && let Err(e) = karmada_controllers(&server, &config, &leading, &mut background).await
+    {
+        // Nothing of a half-started plane keeps running.
+        Plane { server, background }.shutdown(Duration::ZERO).await;
+        return Err(e);
     }
     Ok(Plane { server, background })
 }
