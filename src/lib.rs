@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cmd;
 pub mod controlplane;
 pub mod error;
+pub mod hints;
 pub mod kubeconfig;
 pub mod local_plane;
 pub mod membership;

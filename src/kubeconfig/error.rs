@@ -215,3 +215,9 @@ impl KubeconfigError {
         }
     }
 }
+
+impl crate::error::Hint for KubeconfigError {
+    fn hint(&self) -> Option<String> {
+        KubeconfigError::hint(self)
+    }
+}
