@@ -1,8 +1,9 @@
 //! Error classification: the one place where failures become exit codes and `hint:` lines.
 //!
-//! Modules define their own `thiserror` enums (with a `hint()` method where a next step is
-//! known). Commands add context with `anyhow`. Here the chain is walked once to decide the exit
-//! code and the hint, so every command reports failures the same way.
+//! Modules define their own `thiserror` enums and implement [`Hint`] for them where a next step
+//! or a particular exit code is known. Commands add context with `anyhow`. Here the chain is
+//! walked once and each cause is asked for its hint and exit code, so every command reports
+//! failures the same way.
 
 use std::fmt;
 
@@ -47,6 +48,27 @@ pub struct NotBuilt {
     pub instead: Option<String>,
 }
 
+impl Hint for UsageError {
+    fn hint(&self) -> Option<String> {
+        self.hint.clone()
+    }
+}
+
+impl Hint for NotBuilt {
+    fn hint(&self) -> Option<String> {
+        Some(self.instead.clone().unwrap_or_else(|| {
+            format!(
+                "see README.md for what this version can do; `{} --help` lists the flags it already accepts.",
+                self.command
+            )
+        }))
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        ExitCode::NotBuilt
+    }
+}
+
 /// What the top level prints and returns for a failed command.
 pub struct Report {
     pub code: ExitCode,
@@ -64,76 +86,91 @@ impl fmt::Display for Report {
     }
 }
 
-/// Walks the error chain once: the message is the chain joined by ": ", the hint and the exit
-/// code come from the first typed error that knows them.
-pub fn classify(err: &anyhow::Error) -> Report {
-    let message = err.chain().map(|e| e.to_string()).collect::<Vec<_>>().join(": ");
-    let mut code = ExitCode::Failure;
-    let mut hint = None;
-    for cause in err.chain() {
-        if let Some(e) = cause.downcast_ref::<NotBuilt>() {
-            code = ExitCode::NotBuilt;
-            hint = Some(e.instead.clone().unwrap_or_else(|| {
-                format!(
-                    "see README.md for what this version can do; `{} --help` lists the flags it already accepts.",
-                    e.command
-                )
-            }));
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<UsageError>() {
-            hint = e.hint.clone();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<crate::kubeconfig::KubeconfigError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<crate::membership::MembershipError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<crate::cmd::taint::TaintError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<karmadactl_pki::PkiError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<crate::cmd::token::errors::TokenCommandError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<karmadactl_pki::token::TokenError>() {
-            hint = e.hint();
-            break;
-        }
-        if cause.downcast_ref::<crate::output::OutputFormatError>().is_some() {
-            hint = Some("choose one of the formats listed, e.g. -o json or -o yaml.".into());
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<crate::controlplane::apiserver::ServerError>() {
-            hint = e.hint();
-            break;
-        }
-        if let Some(e) = cause.downcast_ref::<std::io::Error>() {
-            hint = io_hint(e);
-            break;
-        }
+/// An error that knows what the user can do next and how the command should exit. Each error
+/// type implements it beside its definition; [`crate::hints`] lists the types `classify` asks.
+pub trait Hint: std::error::Error + 'static {
+    /// The next step, shown after `hint:`.
+    fn hint(&self) -> Option<String>;
+
+    /// The exit code of a command that failed with this error.
+    fn exit_code(&self) -> ExitCode {
+        ExitCode::Failure
     }
-    Report { code, message, hint }
 }
 
-fn io_hint(e: &std::io::Error) -> Option<String> {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => Some("check that the path exists and is spelled correctly.".into()),
-        std::io::ErrorKind::PermissionDenied => {
-            Some("check the file permissions, or run as a user that may read and write it.".into())
-        }
-        _ => None,
+/// Finds one error type's [`Hint`] in a cause of that type. Rust cannot ask a `dyn Error`
+/// whether it implements a trait, so each type is tried by name through a probe.
+pub type Probe = for<'a> fn(&'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Hint>;
+
+/// The probe for the error type `E`.
+pub fn probe<'a, E: Hint>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Hint> {
+    cause.downcast_ref::<E>().map(|e| e as &dyn Hint)
+}
+
+/// Walks the error chain once: the message is the chain joined by ": ", the hint and the exit
+/// code come from the first cause that knows them.
+pub fn classify(err: &anyhow::Error) -> Report {
+    classify_with(err, crate::hints::KNOWN)
+}
+
+fn classify_with(err: &anyhow::Error, probes: &[Probe]) -> Report {
+    let message = err.chain().map(|e| e.to_string()).collect::<Vec<_>>().join(": ");
+    let known = err.chain().find_map(|cause| probes.iter().find_map(|probe| probe(cause)));
+    match known {
+        Some(e) => Report { code: e.exit_code(), message, hint: e.hint() },
+        None => Report { code: ExitCode::Failure, message, hint: None },
     }
 }
 
 /// An error with its causes joined by ": " (the plane reports errors the same way).
 pub use karmadactl_apimachinery::with_causes;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("the widget is stuck")]
+    struct Stuck;
+
+    impl Hint for Stuck {
+        fn hint(&self) -> Option<String> {
+            Some("shake it.".into())
+        }
+        fn exit_code(&self) -> ExitCode {
+            ExitCode::NotBuilt
+        }
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("the lever is jammed")]
+    struct Jammed(#[source] Stuck);
+
+    impl Hint for Jammed {
+        fn hint(&self) -> Option<String> {
+            Some("see --help.".into())
+        }
+    }
+
+    #[test]
+    fn the_first_cause_that_knows_gives_the_hint_and_the_exit_code() {
+        let err = anyhow::Error::new(Stuck).context("turning the widget");
+        let report = classify_with(&err, &[probe::<UsageError>, probe::<Stuck>]);
+        assert_eq!(report.to_string(), "error: turning the widget: the widget is stuck\nhint: shake it.");
+        assert_eq!(report.code, ExitCode::NotBuilt);
+
+        // An outer cause that knows wins over an inner one.
+        let err = anyhow::Error::new(Jammed(Stuck));
+        let report = classify_with(&err, &[probe::<Stuck>, probe::<Jammed>]);
+        assert_eq!(report.to_string(), "error: the lever is jammed: the widget is stuck\nhint: see --help.");
+        assert_eq!(report.code, ExitCode::Failure);
+    }
+
+    #[test]
+    fn an_error_no_probe_knows_has_no_hint_and_fails_with_one() {
+        let err = anyhow::anyhow!("plain");
+        let report = classify_with(&err, &[probe::<Stuck>]);
+        assert_eq!(report.to_string(), "error: plain");
+        assert_eq!(report.code, ExitCode::Failure);
+    }
+}

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod cmd;
 pub mod controlplane;
 pub mod error;
+pub mod hints;
 pub mod local_plane;
 pub mod membership;
 pub mod output;

@@ -134,6 +134,12 @@ impl MembershipError {
     }
 }
 
+impl crate::error::Hint for MembershipError {
+    fn hint(&self) -> Option<String> {
+        MembershipError::hint(self)
+    }
+}
+
 /// Turns a failed request into the most specific error its source chain allows.
 pub fn classify(target: &Target, what: impl Into<String>, err: kube::Error) -> MembershipError {
     let what = what.into();

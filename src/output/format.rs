@@ -94,6 +94,12 @@ pub enum OutputFormatError {
     NotJsonOrYaml,
 }
 
+impl crate::error::Hint for OutputFormatError {
+    fn hint(&self) -> Option<String> {
+        Some("choose one of the formats listed, e.g. -o json or -o yaml.".into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,19 +228,25 @@ async fn a_watch_from_compacted_history_gets_410_and_a_recent_one_resumes() {
     for i in 0..5 {
         cms.create(&PostParams::default(), &configmap(&format!("later-{i}"), "x")).await.unwrap();
     }
-    // Wait past the history window (compaction runs four times per window).
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Once the history window has passed, the compactor (four passes per window) drops the
+    // old versions: a watch from them then ends with 410 Gone, and until then replays them.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut stream = cms.watch(&WatchParams::default().timeout(5), &old_rv).await.unwrap().boxed();
+        match tokio::time::timeout(Duration::from_secs(5), stream.next()).await.unwrap() {
+            Some(Ok(WatchEvent::Error(e))) => {
+                assert_eq!(e.code, 410, "{e:?}");
+                assert_eq!(e.reason, "Expired");
+                break;
+            }
+            Some(Ok(WatchEvent::Added(cm))) => assert!(cm.name_any().starts_with("later-"), "replayed {cm:?}"),
+            other => panic!("a watch from history must replay it or end with 410 Gone, got {other:?}"),
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the history before {old_rv} was never compacted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let recent = cms.create(&PostParams::default(), &configmap("recent", "2")).await.unwrap();
     let recent_rv = recent.metadata.resource_version.unwrap();
-
-    let mut stream = cms.watch(&WatchParams::default().timeout(5), &old_rv).await.unwrap().boxed();
-    match tokio::time::timeout(Duration::from_secs(5), stream.next()).await.unwrap() {
-        Some(Ok(WatchEvent::Error(e))) => {
-            assert_eq!(e.code, 410, "{e:?}");
-            assert_eq!(e.reason, "Expired");
-        }
-        other => panic!("a watch from compacted history must end with 410 Gone, got {other:?}"),
-    }
 
     // A watch from a version still in history resumes and sees the next change.
     let mut stream = cms.watch(&WatchParams::default().timeout(5), &recent_rv).await.unwrap().boxed();

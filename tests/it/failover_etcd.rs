@@ -128,7 +128,8 @@ fn the_other_replica_takes_over_and_no_acknowledged_write_is_lost() {
         !who.is_empty()
     });
     let (mut leader, survivor) = if leader_first { (first, second) } else { (second, first) };
-    std::thread::sleep(Duration::from_millis(500));
+    // Some creates are acknowledged before anything fails, not only after the failover.
+    wait_until("the writers got creates through", || acknowledged.lock().unwrap().len() >= 2);
     leader.kill9();
     etcd.kill(0);
     etcd.wait_healthy();

@@ -172,6 +172,25 @@ fn names_labels_status_and_deletion() {
     assert_eq!(rb["metadata"]["annotations"]["propagationpolicy.karmada.io/name"], "web-again");
 }
 
+/// Waits until the Work's `Applied` condition says it refused to take over an object Karmada
+/// does not manage.
+fn wait_refused(fleet: &Fleet, namespace: &str, work: &str) {
+    fleet.wait("the Work refuses to take over", || {
+        let w = fleet.get("karmada-apiserver", &["work", work, "-n", namespace]);
+        let applied = w
+            .as_ref()
+            .and_then(|w| w["status"]["conditions"].as_array()?.iter().find(|c| c["type"] == "Applied").cloned());
+        match applied {
+            Some(c)
+                if c["status"] == "False" && c["message"].as_str().unwrap_or("").contains("not managed by Karmada") =>
+            {
+                Ok(())
+            }
+            other => Err(format!("{other:?}")),
+        }
+    });
+}
+
 #[test]
 fn divided_weights_and_rebalancing_when_a_member_leaves() {
     let fleet = Fleet::up(3);
@@ -204,20 +223,7 @@ fn divided_weights_and_rebalancing_when_a_member_leaves() {
     fleet.apply(&deployment("existing", 1, ""));
     fleet.apply(&policy("existing", "existing", "    clusterAffinity:\n      clusterNames: [member1]\n"));
     let work = "existing-6f7b4f59bd";
-    fleet.wait("the Work refuses to take over", || {
-        let w = fleet.get("karmada-apiserver", &["work", work, "-n", "karmada-es-member1"]);
-        let applied = w
-            .as_ref()
-            .and_then(|w| w["status"]["conditions"].as_array()?.iter().find(|c| c["type"] == "Applied").cloned());
-        match applied {
-            Some(c)
-                if c["status"] == "False" && c["message"].as_str().unwrap_or("").contains("not managed by Karmada") =>
-            {
-                Ok(())
-            }
-            other => Err(format!("{other:?}")),
-        }
-    });
+    wait_refused(&fleet, "karmada-es-member1", work);
     let member = fleet.get("member1", &["deployment", "existing"]).unwrap();
     assert_eq!(member["spec"]["template"]["spec"]["containers"][0]["image"], "busybox");
     assert!(member["metadata"]["labels"].get("karmada.io/managed").is_none());
@@ -236,6 +242,26 @@ fn divided_weights_and_rebalancing_when_a_member_leaves() {
         if ok { Ok(()) } else { Err(m["metadata"].to_string()) }
     });
     assert_eq!(fleet.get("member1", &["deployment", "existing"]).unwrap()["metadata"]["uid"], uid);
+
+    // A refused Work is not retried on its own but waits for a change: the member object it
+    // conflicted with going away is one, and the Work applies then.
+    fleet.k_ok("member2", &["create", "deployment", "blocker", "--image=busybox"]);
+    fleet.apply(&deployment("blocker", 1, ""));
+    fleet.apply(&policy("blocker", "blocker", "    clusterAffinity:\n      clusterNames: [member2]\n"));
+    let blocked = fleet.wait("the blocker's Work", || {
+        let works = fleet.names("karmada-apiserver", &["works", "-n", "karmada-es-member2"]);
+        works.into_iter().find(|w| w.starts_with("blocker-")).ok_or_else(|| "no Work yet".to_string())
+    });
+    wait_refused(&fleet, "karmada-es-member2", &blocked);
+    let member = fleet.get("member2", &["deployment", "blocker"]).unwrap();
+    assert_eq!(member["spec"]["template"]["spec"]["containers"][0]["image"], "busybox");
+    fleet.k_ok("member2", &["delete", "deployment", "blocker"]);
+    fleet.wait("applied once the blocker is gone", || {
+        let m = fleet.get("member2", &["deployment", "blocker"]).ok_or("not in member2")?;
+        let ok = m["metadata"]["labels"]["karmada.io/managed"] == "true"
+            && m["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx";
+        if ok { Ok(()) } else { Err(m["metadata"].to_string()) }
+    });
     // preserveResourcesOnDeletion: deleting the template leaves the member's copy.
     fleet.plane(&["delete", "deployment", "existing"]);
     fleet.wait("Work gone", || {

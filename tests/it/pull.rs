@@ -338,7 +338,15 @@ fn registrations_that_cannot_be_trusted_fail_and_create_nothing() {
     let created = s.karmadactl(&["token", "create", "--ttl", "1s"]);
     assert_eq!(created.code, 0, "{}", created.stderr);
     let expired = created.stdout.trim().to_string();
-    std::thread::sleep(Duration::from_secs(2));
+    // The token cleaner deletes the Secret when it expires, and the signer then drops its
+    // signature: what a registration looks for.
+    let id = &expired[..6];
+    eventually("the expired token is cleaned up and unsigned", || {
+        let secret = s.plane_json(&["secret", &format!("bootstrap-token-{id}"), "-n", "kube-system"]);
+        let info = s.plane_json(&["configmap", "cluster-info", "-n", "kube-public"]).unwrap_or_default();
+        let signed = info["data"].get(format!("jws-kubeconfig-{id}")).is_some();
+        (secret.is_none() && !signed).then_some(())
+    });
     let run = s.local_register(&[
         words[0].clone(),
         words[1].clone(),

@@ -75,3 +75,9 @@ impl TaintError {
         })
     }
 }
+
+impl crate::error::Hint for TaintError {
+    fn hint(&self) -> Option<String> {
+        TaintError::hint(self)
+    }
+}

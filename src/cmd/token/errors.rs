@@ -30,3 +30,9 @@ impl TokenCommandError {
         })
     }
 }
+
+impl crate::error::Hint for TokenCommandError {
+    fn hint(&self) -> Option<String> {
+        TokenCommandError::hint(self)
+    }
+}

@@ -78,6 +78,12 @@ impl ServerError {
     }
 }
 
+impl crate::error::Hint for ServerError {
+    fn hint(&self) -> Option<String> {
+        ServerError::hint(self)
+    }
+}
+
 /// A running server. Dropping it does not stop it; call [`RunningServer::shutdown`].
 pub struct RunningServer {
     pub address: SocketAddr,

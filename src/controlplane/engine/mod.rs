@@ -31,6 +31,7 @@ pub mod claim_metadata;
 pub mod context;
 pub mod dependencies_distributor;
 pub mod detector;
+pub mod error;
 pub mod events;
 pub mod execution;
 pub mod matching;
@@ -55,6 +56,7 @@ use kube::runtime::reflector::store::WriterDropped;
 use kube::{Client, ResourceExt};
 
 use context::{Caches, Engine, Queues, Scope, WorkKey, follow};
+use error::ReconcileError;
 use queue::Queue;
 
 use karmadactl_karmada_api::cluster::Cluster;
@@ -187,31 +189,31 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
         workers.push(worker(
             &engine,
             |e| e.queues.detect.clone(),
-            |e, k| async move { detector::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e, k| async move { detector::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
         workers.push(worker(
             &engine,
             |e| e.queues.binding.clone(),
-            |e, k| async move { binding::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e, k| async move { binding::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
         workers.push(worker(
             &engine,
             |e| e.queues.binding_status.clone(),
-            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
         // each binding's decisions in order.
         workers.push(worker(
             &engine,
             |e| e.queues.schedule.clone(),
-            |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+            |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
     }
     workers.extend(execution_workers(&engine));
     workers.push(worker(
         &engine,
         |e| e.queues.namespace_sync.clone(),
-        |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(|e| e.to_string()) },
+        |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(ReconcileError::from) },
     ));
     futures::future::join_all(workers).await;
 }
@@ -244,7 +246,7 @@ where
     Box::pin(async move { store.wait_until_ready().await })
 }
 
-/// A worker loop over one queue.
+/// A worker loop over one queue; failures go through the engine's [`error::policy`].
 fn worker<K, F, Fut>(
     engine: &Arc<Engine>,
     queue: impl Fn(&Engine) -> Arc<Queue<K>>,
@@ -253,15 +255,18 @@ fn worker<K, F, Fut>(
 where
     K: Clone + Eq + Hash + Send + Sync + std::fmt::Debug + 'static,
     F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
-    Fut: Future<Output = Result<(), String>> + Send,
+    Fut: Future<Output = Result<(), ReconcileError>> + Send,
 {
     let q = queue(engine);
     let weak = Arc::downgrade(engine);
     tokio::spawn(async move {
-        q.serve(move |key| {
-            let engine = weak.upgrade()?;
-            Some(handle(engine, key))
-        })
+        q.serve(
+            move |key| {
+                let engine = weak.upgrade()?;
+                Some(handle(engine, key))
+            },
+            error::policy,
+        )
         .await
     })
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::wellknown;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::watcher;
@@ -182,6 +183,7 @@ impl Members {
         }
         let api: Api<DynamicObject> = Api::all_with(member.client.clone(), resource);
         let weak = Arc::downgrade(engine);
+        let space = wellknown::execution_space(cluster);
         let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, deleted| {
             let Some(engine) = weak.upgrade() else {
                 return;
@@ -197,6 +199,10 @@ impl Members {
                     engine.queues.execute.add(key.clone());
                 }
                 engine.queues.work_status.add(key);
+            } else {
+                // An object Karmada does not manage changed or went: a Work that refused to
+                // take it over (a permanent failure, not retried on its own) may apply now.
+                engine.queues.execute.wake_parked(|k| k.namespace == space);
             }
         });
         let listed = first_list(store.clone());

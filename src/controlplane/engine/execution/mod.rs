@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use super::bindings::set_condition;
 use super::context::{Engine, Scope, WorkKey};
 use super::detector::gvk_of;
+use super::error::ReconcileError;
 use super::names;
 
 /// What was last applied for each Work, so that the Work's own status updates do not apply
@@ -44,7 +45,7 @@ impl Engine {
     }
 }
 
-pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String> {
+pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), ReconcileError> {
     let Some(work) = engine.work(key) else {
         engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
         return Ok(());
@@ -79,7 +80,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         Ok(c) => c,
         Err(e) => {
             write_applied(engine, key, &work, Err(format!("cannot reach cluster {cluster_name}: {e}"))).await;
-            return Err(e);
+            return Err(ReconcileError::Unreachable(e));
         }
     };
     let work_id = work_id(&work);
@@ -92,7 +93,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
         let resource = match engine.members.resource(engine, &gvk).await {
             Ok(r) => r,
             Err(e) => {
-                outcome = Err(e);
+                outcome = Err(ReconcileError::NotServed(e));
                 break;
             }
         };
@@ -104,13 +105,12 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
             break;
         }
     }
-    let result = outcome.clone();
-    write_applied(engine, key, &work, outcome).await;
+    write_applied(engine, key, &work, outcome.as_ref().map_err(ToString::to_string).copied()).await;
     engine.queues.work_status.add(key.clone());
-    if result.is_ok() {
+    if outcome.is_ok() {
         engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), stamp);
     }
-    result
+    outcome
 }
 
 /// Starts the member watchers every Work will need, before the first apply. An apply waits
@@ -214,7 +214,7 @@ fn identify<'a>(manifest: &'a Value, work_id: &str, key: &WorkKey) -> Cow<'a, Va
     Cow::Owned(m)
 }
 
-async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<(), String> {
+async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<(), ReconcileError> {
     let mut marked = work.clone();
     marked.metadata.finalizers.get_or_insert_with(Vec::new).push(wellknown::EXECUTION_CONTROLLER_FINALIZER.into());
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
@@ -222,7 +222,7 @@ async fn add_finalizer(engine: &Engine, key: &WorkKey, work: &Work) -> Result<()
         // The update comes back through the watch and is applied then.
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -238,7 +238,7 @@ async fn apply_one(
     work_id: &str,
     cluster: &str,
     listed: Option<Option<Arc<DynamicObject>>>,
-) -> Result<(), String> {
+) -> Result<(), ReconcileError> {
     let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
     let namespace = manifest["metadata"]["namespace"].as_str();
     let kind = manifest["kind"].as_str().unwrap_or_default();
@@ -248,7 +248,11 @@ async fn apply_one(
     // before the apply.
     let existing = match listed {
         Some(o) => o,
-        None => api.get_opt(name).await.map_err(|e| format!("reading {kind} {name}: {e}"))?.map(Arc::new),
+        None => api
+            .get_opt(name)
+            .await
+            .map_err(|source| ReconcileError::Member { doing: Some(format!("reading {kind} {name}")), source })?
+            .map(Arc::new),
     };
     let adopting = existing.as_ref().is_some_and(|obj| !owned_by(obj, work_id));
     if let Some(obj) = &existing
@@ -259,11 +263,11 @@ async fn apply_one(
             manifest["metadata"]["annotations"][names::CONFLICT_RESOLUTION_ANNOTATION].as_str().unwrap_or("abort");
         if resolution != "overwrite" {
             let at = namespace.map(|ns| format!("{ns}/{name}")).unwrap_or_else(|| name.to_string());
-            return Err(format!(
+            return Err(ReconcileError::Conflict(format!(
                 "the resource (kind={kind}, {at}) already exists in cluster {cluster} and is not managed by Karmada; \
                  set conflictResolution: Overwrite in the policy (or the annotation {}: overwrite) to take it over",
                 names::CONFLICT_RESOLUTION_ANNOTATION
-            ));
+            )));
         }
     }
     if let (true, Some(current)) = (adopting, existing.as_ref()) {
@@ -273,19 +277,18 @@ async fn apply_one(
         let mut desired = manifest.clone();
         retain::member_fields(&mut desired, &serde_json::to_value(&**current).unwrap_or(Value::Null));
         desired["metadata"]["resourceVersion"] = json!(current.metadata.resource_version);
-        let desired: DynamicObject = serde_json::from_value(desired).map_err(|e| e.to_string())?;
+        let desired: DynamicObject =
+            serde_json::from_value(desired).map_err(|e| ReconcileError::InvalidManifest(e.to_string()))?;
         let params = PostParams { field_manager: Some(names::EXECUTION_FIELD_MANAGER.into()), ..Default::default() };
-        return match api.replace(name, &params, &desired).await {
-            Ok(_) => Ok(()),
-            Err(kube::Error::Api(e)) => Err(format!("taking over {kind} {name}: {}", e.message)),
-            Err(e) => Err(format!("taking over {kind} {name}: {e}")),
-        };
+        return api
+            .replace(name, &params, &desired)
+            .await
+            .map(|_| ())
+            .map_err(|source| ReconcileError::MemberRefused { doing: format!("taking over {kind} {name}"), source });
     }
-    match server_side_apply(client, resource, namespace, name, manifest).await {
-        Ok(()) => Ok(()),
-        Err(kube::Error::Api(e)) => Err(format!("applying {kind} {name}: {}", e.message)),
-        Err(e) => Err(format!("applying {kind} {name}: {e}")),
-    }
+    server_side_apply(client, resource, namespace, name, manifest)
+        .await
+        .map_err(|source| ReconcileError::MemberRefused { doing: format!("applying {kind} {name}"), source })
 }
 
 /// Server-side applies `manifest` as the execution controller, forcing conflicts. The member's
@@ -337,7 +340,12 @@ async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Res
 /// gone or not ready cannot be cleaned, and does not hold the Work. A ready Pull cluster's
 /// Works are its agent's to clean: were the plane to release one first, the agent would never
 /// remove the copy.
-async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Option<&Cluster>) -> Result<(), String> {
+async fn delete(
+    engine: &Arc<Engine>,
+    key: &WorkKey,
+    work: &Work,
+    cluster: Option<&Cluster>,
+) -> Result<(), ReconcileError> {
     let finalizers = work.metadata.finalizers.clone().unwrap_or_default();
     let Some(index) = finalizers.iter().position(|f| f == wellknown::EXECUTION_CONTROLLER_FINALIZER) else {
         return Ok(());
@@ -356,17 +364,19 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
     };
     if reachable && work.spec.preserve_resources_on_deletion != Some(true) {
         let cluster_name = names::cluster_of_execution_space(&key.namespace).unwrap_or_default();
-        let client = engine.members.client_for(engine, cluster_name, cluster).await?;
+        let client =
+            engine.members.client_for(engine, cluster_name, cluster).await.map_err(ReconcileError::Unreachable)?;
         let work_id = work_id(work);
         for manifest in work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default() {
             let gvk: GroupVersionKind = gvk_of(
                 manifest["apiVersion"].as_str().unwrap_or_default(),
                 manifest["kind"].as_str().unwrap_or_default(),
             );
-            let resource = engine.members.resource(engine, &gvk).await?;
+            let resource = engine.members.resource(engine, &gvk).await.map_err(ReconcileError::NotServed)?;
             let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
             let api = member_api(&client, &resource, manifest["metadata"]["namespace"].as_str());
-            let Some(obj) = api.get_opt(name).await.map_err(|e| e.to_string())? else {
+            let found = api.get_opt(name).await.map_err(|source| ReconcileError::Member { doing: None, source });
+            let Some(obj) = found? else {
                 continue;
             };
             if !owned_by(&obj, &work_id) {
@@ -379,7 +389,10 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
             match api.delete(name, &params).await {
                 Ok(_) => {}
                 Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => {}
-                Err(e) => return Err(format!("deleting {} {name}: {e}", gvk.kind)),
+                Err(source) => {
+                    let doing = Some(format!("deleting {} {name}", gvk.kind));
+                    return Err(ReconcileError::Member { doing, source });
+                }
             }
         }
     }
@@ -388,7 +401,7 @@ async fn delete(engine: &Arc<Engine>, key: &WorkKey, work: &Work, cluster: Optio
 
 /// Drops the execution finalizer with an update guarded by the resourceVersion: an agent's
 /// role may update Works but not patch them, as upstream's agent Role grants.
-async fn release(engine: &Engine, key: &WorkKey, work: &Work, index: usize) -> Result<(), String> {
+async fn release(engine: &Engine, key: &WorkKey, work: &Work, index: usize) -> Result<(), ReconcileError> {
     let mut released = work.clone();
     if let Some(f) = released.metadata.finalizers.as_mut() {
         f.remove(index);
@@ -398,7 +411,7 @@ async fn release(engine: &Engine, key: &WorkKey, work: &Work, index: usize) -> R
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
         // A newer version arrives through the watch and is handled again.
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.into()),
     }
 }
 

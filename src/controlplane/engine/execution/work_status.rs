@@ -12,11 +12,12 @@ use serde_json::{Value, json};
 
 use crate::controlplane::engine::context::{Engine, WorkKey};
 use crate::controlplane::engine::detector::gvk_of;
+use crate::controlplane::engine::error::ReconcileError;
 use crate::controlplane::engine::execution::{owned_by, work_id};
 use crate::controlplane::engine::names;
 use crate::controlplane::engine::native_interpreter;
 
-pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String> {
+pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), ReconcileError> {
     let Some(work) = engine.work(key) else {
         return Ok(());
     };
@@ -54,7 +55,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
             statuses.extend(current.iter().find(|s| s.identifier == identifier).cloned());
             continue;
         };
-        let obj = serde_json::to_value(obj.as_ref()).map_err(|e| e.to_string())?;
+        let obj = serde_json::to_value(obj.as_ref()).map_err(|e| ReconcileError::InvalidManifest(e.to_string()))?;
         statuses.push(ManifestStatus {
             identifier,
             status: native_interpreter::reflect_status(&obj),
@@ -66,7 +67,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), String
     }
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
     let patch = json!({"status": {"manifestStatuses": statuses}});
-    api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await.map_err(|e| e.to_string())?;
+    api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
     Ok(())
 }
 
