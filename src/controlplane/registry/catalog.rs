@@ -283,6 +283,20 @@ mod tests {
     }
 
     #[test]
+    fn a_schema_that_does_not_compile_is_refused_when_loaded_and_when_written() {
+        let mut bad = version("v1", true, true);
+        bad["schema"]["openAPIV3Schema"] =
+            json!({"type": "object", "properties": {"spec": {"type": "string", "pattern": "("}}});
+        let crd = crd(json!([bad]));
+        // Loading compiles each schema once, and refuses the CRD when that fails ...
+        let err = Registry::builtin().apply_crd(&crd).unwrap_err();
+        assert!(matches!(err, RegistryError::Schema { .. }), "{err}");
+        // ... and a write of the CRD is refused by validation, which compiles it itself.
+        let errs = crate::controlplane::registry::validate_crd(&crd);
+        assert!(errs.iter().any(|e| e.path.contains("openAPIV3Schema")), "{errs:?}");
+    }
+
+    #[test]
     fn invalid_and_conflicting_crds_are_refused() {
         let mut reg = Registry::builtin();
         let err = reg.apply_crd(&crd(json!([]))).unwrap_err();

@@ -4,7 +4,7 @@
 use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
-use crate::controlplane::apiserver::internal::create_if_missing;
+use crate::controlplane::apiserver::internal::create_all_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
 use crate::controlplane::auth::default_policy;
 
@@ -12,31 +12,27 @@ use crate::controlplane::auth::default_policy;
 pub const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];
 
 pub async fn run(state: &ApiState) -> Result<(), ApiError> {
-    for ns in SYSTEM_NAMESPACES {
+    let namespaces = SYSTEM_NAMESPACES.iter().map(|ns| {
         let obj = json!({
             "apiVersion": "v1", "kind": "Namespace",
             "metadata": {"name": ns, "labels": {"kubernetes.io/metadata.name": ns}},
             "spec": {"finalizers": ["kubernetes"]},
             "status": {"phase": "Active"},
         });
-        create_if_missing(state, "", "namespaces", obj).await?;
-    }
+        ("", "namespaces", obj)
+    });
     let (roles, bindings) = default_policy();
-    for role in roles {
-        let obj = serde_json::to_value(&role).map_err(|e| ApiError::internal(&e.to_string()))?;
-        create_if_missing(state, "rbac.authorization.k8s.io", "clusterroles", with_type(obj, "ClusterRole")).await?;
-    }
-    for binding in bindings {
-        let obj = serde_json::to_value(&binding).map_err(|e| ApiError::internal(&e.to_string()))?;
-        create_if_missing(
-            state,
-            "rbac.authorization.k8s.io",
-            "clusterrolebindings",
-            with_type(obj, "ClusterRoleBinding"),
-        )
-        .await?;
-    }
-    Ok(())
+    let roles = roles.iter().map(|role| {
+        let obj = serde_json::to_value(role).map_err(|e| ApiError::internal(&e.to_string()))?;
+        Ok(("rbac.authorization.k8s.io", "clusterroles", with_type(obj, "ClusterRole")))
+    });
+    let bindings = bindings.iter().map(|binding| {
+        let obj = serde_json::to_value(binding).map_err(|e| ApiError::internal(&e.to_string()))?;
+        Ok(("rbac.authorization.k8s.io", "clusterrolebindings", with_type(obj, "ClusterRoleBinding")))
+    });
+    let policy = roles.chain(bindings).collect::<Result<Vec<_>, ApiError>>()?;
+    // Nothing here refers to anything else here by more than name, so one concurrent batch.
+    create_all_if_missing(state, namespaces.chain(policy)).await
 }
 
 fn with_type(mut obj: serde_json::Value, kind: &str) -> serde_json::Value {

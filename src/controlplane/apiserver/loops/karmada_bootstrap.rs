@@ -10,39 +10,34 @@ use karmadactl_apimachinery::ApiError;
 use karmadactl_pki::token::DEFAULT_GROUP;
 use serde_json::{Value, json};
 
-use crate::controlplane::apiserver::internal::create_if_missing;
+use crate::controlplane::apiserver::internal::create_all_if_missing;
 use crate::controlplane::apiserver::state::ApiState;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 const SYSTEM_LABEL: (&str, &str) = (karmadactl_karmada_api::wellknown::LABEL_KARMADA_SYSTEM, "true");
 
 pub async fn run(state: &ApiState) -> Result<(), ApiError> {
-    // The Karmada CRDs (policies, bindings, works), generated from the Rust types. Stored
-    // before the CRD cache first reads the store, so they are served once the plane is ready.
+    let mut first = Vec::new();
     for crd in karmadactl_karmada_api::crds::all() {
         let mut obj = serde_json::to_value(&crd).map_err(|e| ApiError::internal(&e.to_string()))?;
         obj["apiVersion"] = json!("apiextensions.k8s.io/v1");
         obj["kind"] = json!("CustomResourceDefinition");
-        create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", obj).await?;
+        first.push(("apiextensions.k8s.io", "customresourcedefinitions", obj));
     }
-    // The kinds without Rust types, as upstream's YAML: upstream components inform on them at
-    // start (karmada-agent's resource interpreter waits for `resourceinterpretercustomizations`).
     for crd in karmadactl_karmada_api::upstream_crds::all() {
-        create_if_missing(state, "apiextensions.k8s.io", "customresourcedefinitions", crd).await?;
+        first.push(("apiextensions.k8s.io", "customresourcedefinitions", crd));
     }
-    // Upstream components elect their leaders (Leases) and keep their secrets here.
-    create_if_missing(state, "", "namespaces", system_namespace()).await?;
-    for role in cluster_roles() {
-        create_if_missing(state, RBAC, "clusterroles", role).await?;
-    }
+    first.push(("", "namespaces", system_namespace()));
+    first.extend(cluster_roles().into_iter().map(|role| (RBAC, "clusterroles", role)));
+    create_all_if_missing(state, first).await?;
+    // An older store may hold the generator role with upstream's rules: narrowed before any
+    // binding to it is created.
     confine_rbac_generator(state).await?;
-    for binding in cluster_role_bindings() {
-        create_if_missing(state, RBAC, "clusterrolebindings", binding).await?;
-    }
+    let mut second: Vec<_> = cluster_role_bindings().into_iter().map(|b| (RBAC, "clusterrolebindings", b)).collect();
     let (role, binding) = cluster_info_reader();
-    create_if_missing(state, RBAC, "roles", role).await?;
-    create_if_missing(state, RBAC, "rolebindings", binding).await?;
-    Ok(())
+    second.push((RBAC, "roles", role));
+    second.push((RBAC, "rolebindings", binding));
+    create_all_if_missing(state, second).await
 }
 
 fn system_namespace() -> Value {

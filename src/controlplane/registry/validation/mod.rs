@@ -17,7 +17,7 @@ mod unknown;
 mod workloads;
 
 pub use admit::{Prepared, prepare};
-pub use crd_def::validate_crd;
+pub use crd_def::{validate_crd, validate_crd_before_compiling};
 pub use csr::{CsrWrite, csr_create, csr_update};
 pub use field::{FieldError, FieldErrorKind, go_quote, go_string_map, go_value, join_messages, json_type_name};
 pub use kinds::validate_builtin;
