@@ -46,14 +46,14 @@ pub(crate) fn defs_from_crd(crd: &CustomResourceDefinition) -> Result<Vec<Resour
                 storage_version: storage_version.clone(),
             },
             name_rule: NameRule::Dns1123Subdomain,
-            schema: schema.map(Arc::new),
+            schema,
             validator: validator.map(Arc::new),
         });
     }
     Ok(defs)
 }
 
-type Compiled = (Option<serde_json::Value>, Option<CrdValidator>);
+type Compiled = (Option<Arc<serde_json::Value>>, Option<CrdValidator>);
 
 fn compile(crd: &str, version: &CustomResourceDefinitionVersion) -> Result<Compiled, RegistryError> {
     let Some(props) = version.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) else {
@@ -64,7 +64,8 @@ fn compile(crd: &str, version: &CustomResourceDefinitionVersion) -> Result<Compi
         version: version.name.clone(),
         message: e.to_string(),
     })?;
-    let validator = CrdValidator::new(&schema).map_err(|e| RegistryError::Schema {
+    let schema = Arc::new(schema);
+    let validator = CrdValidator::shared(schema.clone()).map_err(|e| RegistryError::Schema {
         crd: crd.to_string(),
         version: version.name.clone(),
         message: e.to_string(),

@@ -1,5 +1,8 @@
 //! Custom resource validation: a CRD version's structural schema, rewritten into plain JSON
-//! Schema (draft 7) once, then checked with `jsonschema`, errors worded like kube's go-openapi.
+//! Schema (draft 7), compiled with `jsonschema` when the first object of that version is
+//! checked, errors worded like kube's go-openapi.
+
+use std::sync::{Arc, OnceLock};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::{Location, LocationSegment};
@@ -17,31 +20,33 @@ pub enum SchemaError {
     Invalid(String),
 }
 
-/// One CRD version's schema, compiled once and used for every object of that version.
+/// One CRD version's schema, checked to compile when loaded and compiled for use on the first
+/// object of that version.
 ///
 /// kube-apiserver's order on create and update is: [`prune`](Self::prune) unknown fields,
 /// [`default`](Self::default), then [`validate`](Self::validate).
 #[derive(Debug)]
 pub struct CrdValidator {
-    schema: Value,
-    compiled: jsonschema::Validator,
+    schema: Arc<Value>,
+    /// Built on first use: a plane serves many kinds that nobody writes, and the compiled form
+    /// of a large schema holds several times the schema's own memory.
+    compiled: OnceLock<Result<jsonschema::Validator, SchemaError>>,
 }
 
 impl CrdValidator {
-    /// Compiles a version's `openAPIV3Schema` (a `JSONSchemaProps` as JSON).
+    /// Checks that a version's `openAPIV3Schema` (a `JSONSchemaProps` as JSON) compiles.
     pub fn new(schema: &Value) -> Result<Self, SchemaError> {
-        let mut converted = convert(schema);
-        if let Value::Object(m) = &mut converted {
-            m.insert("$schema".into(), json!("http://json-schema.org/draft-07/schema#"));
-        }
-        // Kubernetes patterns are Go RE2 syntax, which the `regex` engine matches best.
-        let compiled = jsonschema::options()
-            .with_draft(Draft::Draft7)
-            .with_pattern_options(PatternOptions::regex())
-            .should_validate_formats(false)
-            .build(&converted)
-            .map_err(|e| SchemaError::Invalid(e.to_string()))?;
-        Ok(Self { schema: schema.clone(), compiled })
+        Self::shared(Arc::new(schema.clone()))
+    }
+
+    /// [`new`](Self::new) for a schema the caller keeps too.
+    pub fn shared(schema: Arc<Value>) -> Result<Self, SchemaError> {
+        compile(&schema)?;
+        Ok(Self { schema, compiled: OnceLock::new() })
+    }
+
+    fn compiled(&self) -> &Result<jsonschema::Validator, SchemaError> {
+        self.compiled.get_or_init(|| compile(&self.schema))
     }
 
     /// The original Kubernetes schema.
@@ -51,7 +56,12 @@ impl CrdValidator {
 
     /// Every schema violation, with kube's field paths and wording.
     pub fn validate(&self, obj: &Value) -> Vec<FieldError> {
-        let mut errs: Vec<FieldError> = self.compiled.iter_errors(obj).map(|e| to_field_error(&e, obj)).collect();
+        let mut errs: Vec<FieldError> = match self.compiled() {
+            Ok(compiled) => compiled.iter_errors(obj).map(|e| to_field_error(&e, obj)).collect(),
+            // Compiling is deterministic and succeeded when the schema was loaded; should it
+            // ever fail here, the object is refused rather than stored unchecked.
+            Err(e) => vec![FieldError::invalid_raw("", "{...}", e.to_string())],
+        };
         structural::extra_checks(obj, &self.schema, "", &mut errs);
         errs
     }
@@ -67,6 +77,21 @@ impl CrdValidator {
     pub fn default(&self, obj: &mut Value) {
         structural::default(obj, &self.schema, true);
     }
+}
+
+/// The schema rewritten into JSON Schema draft 7 and compiled.
+fn compile(schema: &Value) -> Result<jsonschema::Validator, SchemaError> {
+    let mut converted = convert(schema);
+    if let Value::Object(m) = &mut converted {
+        m.insert("$schema".into(), json!("http://json-schema.org/draft-07/schema#"));
+    }
+    // Kubernetes patterns are Go RE2 syntax, which the `regex` engine matches best.
+    jsonschema::options()
+        .with_draft(Draft::Draft7)
+        .with_pattern_options(PatternOptions::regex())
+        .should_validate_formats(false)
+        .build(&converted)
+        .map_err(|e| SchemaError::Invalid(e.to_string()))
 }
 
 const COPIED: &[&str] = &[
