@@ -39,7 +39,7 @@ impl fmt::Debug for Credential {
 /// `current-context` set, `apiVersion: v1`, `kind: Config`.
 ///
 /// ```
-/// use karmadactl::kubeconfig::{KubeconfigBuilder, https_server_url};
+/// use karmadactl_kubeconfig::{KubeconfigBuilder, https_server_url};
 /// let kc = KubeconfigBuilder::new("karmada-apiserver", "karmada-admin", https_server_url("::1", 5443))
 ///     .context("karmada-apiserver")
 ///     .token("abcdef.0123456789abcdef")
