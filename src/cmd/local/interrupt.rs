@@ -3,12 +3,23 @@
 //! remove it (`local down`), and exits 130 as shells expect of an interrupted command.
 
 use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::cmd::local::simulated;
 use crate::local_plane::{layout::Layout, process};
 
 /// Exit code of a command ended by SIGINT (128 + 2).
 const INTERRUPTED: i32 = 130;
+
+/// Set by the handler before it reports, so a step whose child died of the same Ctrl-C does not
+/// race the handler with an error of its own and a different exit code.
+static RECEIVED: AtomicBool = AtomicBool::new(false);
+
+/// How long a failed step waits for the handler to see a Ctrl-C its child already saw: the
+/// signal reaches the whole process group at once, so this is scheduling delay only.
+const SIGNAL_GRACE: Duration = Duration::from_secs(2);
 
 /// Starts watching for SIGINT; returns once the handler is in place.
 pub fn watch(playground_dir: PathBuf, parent: &'static str) {
@@ -25,6 +36,7 @@ pub fn watch(playground_dir: PathBuf, parent: &'static str) {
             };
             let _ = ready.send(());
             if sigint.recv().await.is_some() {
+                RECEIVED.store(true, Ordering::SeqCst);
                 eprint!("{}", report(&playground_dir, parent));
                 std::process::exit(INTERRUPTED);
             }
@@ -62,4 +74,26 @@ fn report(dir: &std::path::Path, parent: &str) -> String {
         "hint: run '{parent} local up{dir_flag}' again to finish it, or '{parent} local down{dir_flag}' to remove it.\n"
     ));
     out
+}
+
+/// Called when a child step failed: if a Ctrl-C ended it, the handler owns the report and the
+/// exit code, so this never returns; otherwise it returns at once and the step's error stands.
+pub fn defer_if_interrupted(status: ExitStatus) {
+    use std::os::unix::process::ExitStatusExt;
+    let by_sigint = status.signal() == Some(libc::SIGINT) || status.code() == Some(INTERRUPTED);
+    // A child can also fail its own way after the Ctrl-C (its own child died of it), so any
+    // failure gives the handler a moment; one that is the Ctrl-C's own exit gives it longer.
+    let deadline = Instant::now() + if by_sigint { SIGNAL_GRACE } else { Duration::from_millis(100) };
+    loop {
+        if RECEIVED.load(Ordering::SeqCst) {
+            // The handler prints and exits the process; nothing here may print or exit first.
+            loop {
+                std::thread::park();
+            }
+        }
+        if Instant::now() >= deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

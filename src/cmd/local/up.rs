@@ -240,6 +240,7 @@ fn run_json<T: serde::de::DeserializeOwned>(exe: &Path, args: &[OsString], what:
 fn run_plain(exe: &Path, args: &[OsString], what: &str) -> anyhow::Result<String> {
     let out = Command::new(exe).args(args).stdin(Stdio::null()).output()?;
     if !out.status.success() {
+        super::interrupt::defer_if_interrupted(out.status);
         let (message, hint) = split_report(&String::from_utf8_lossy(&out.stderr));
         let ours = "what was started so far keeps running; 'local down' removes it, or fix the cause and run 'local up' again.";
         let hint = match hint {
