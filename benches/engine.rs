@@ -23,7 +23,7 @@ use kube::api::{Api, PostParams};
 use kube::runtime::watcher;
 use serde_json::json;
 
-use karmadactl::controlplane::engine::scheduler::{ScheduleInput, schedule};
+use karmadactl_engine::scheduler::{ScheduleInput, schedule};
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::placement::Placement;
 

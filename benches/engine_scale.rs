@@ -219,7 +219,7 @@ async fn wait_clusters_ready(plane: &kube::Client, n: usize) -> anyhow::Result<(
             .await?
             .items
             .iter()
-            .filter(|c| karmadactl::controlplane::engine::execution::is_ready(c))
+            .filter(|c| karmadactl_engine::execution::is_ready(c))
             .count();
         if ready >= n {
             return Ok(());

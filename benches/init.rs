@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use karmadactl::controlplane::apiserver::pki::{PlanePki, ServingNames};
+use karmadactl_apiserver::pki::{PlanePki, ServingNames};
 
 const INIT_RUNS: usize = 7;
 const PKI_RUNS: usize = 50;

@@ -1,6 +1,6 @@
 //! The error types that know a hint or an exit code, in the order `error::classify` asks a
 //! cause for them, and the [`Hint`] implementations of errors defined outside this crate (the
-//! `pki` crate's and `std::io`'s), which Rust allows only here. Every other error type
+//! layer crates' and `std::io`'s), which Rust allows only here. Every other error type
 //! implements [`Hint`] beside its own definition.
 
 use crate::error::{Hint, Probe, probe};
@@ -17,7 +17,7 @@ pub(crate) const KNOWN: &[Probe] = &[
     probe::<crate::cmd::token::errors::TokenCommandError>,
     probe::<karmadactl_pki::token::TokenError>,
     probe::<crate::output::OutputFormatError>,
-    probe::<crate::controlplane::apiserver::ServerError>,
+    probe::<karmadactl_apiserver::ServerError>,
     probe::<std::io::Error>,
 ];
 
@@ -36,6 +36,12 @@ impl Hint for karmadactl_pki::PkiError {
 impl Hint for karmadactl_pki::token::TokenError {
     fn hint(&self) -> Option<String> {
         karmadactl_pki::token::TokenError::hint(self)
+    }
+}
+
+impl Hint for karmadactl_apiserver::ServerError {
+    fn hint(&self) -> Option<String> {
+        karmadactl_apiserver::ServerError::hint(self)
     }
 }
 

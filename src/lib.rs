@@ -5,7 +5,6 @@
 
 pub mod cli;
 pub mod cmd;
-pub mod controlplane;
 pub mod error;
 pub mod hints;
 pub mod local_plane;
@@ -19,5 +18,5 @@ pub use cli::run;
 
 // Parts the commands share with the control plane live below it; these names keep the
 // commands' paths short.
-pub use controlplane::apiserver::{build_info, private_files};
+pub use karmadactl_apiserver::{build_info, private_files};
 pub use karmadactl_kubeconfig as kubeconfig;

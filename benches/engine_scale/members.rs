@@ -11,8 +11,8 @@ use anyhow::Context as _;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::{Api, DeleteParams, ListParams};
 
-use karmadactl::controlplane::apiserver::{Profile, ServerConfig};
-use karmadactl::controlplane::plane::{Plane, PlaneConfig, start};
+use karmadactl_apiserver::{Profile, ServerConfig};
+use karmadactl_plane::{Plane, PlaneConfig, start};
 
 pub struct Member {
     pub name: String,

@@ -2,6 +2,6 @@
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
-        karmadactl::controlplane::auth::fuzzing::credential_body(data);
+        karmadactl_apiserver::auth::fuzzing::credential_body(data);
     });
 }

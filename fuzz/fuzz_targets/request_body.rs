@@ -2,6 +2,6 @@
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
-        karmadactl::controlplane::apiserver::fuzzing::request_body(data);
+        karmadactl_apiserver::fuzzing::request_body(data);
     });
 }

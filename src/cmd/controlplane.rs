@@ -7,9 +7,9 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use crate::cli::Context;
-use crate::controlplane::apiserver::{ServerConfig, pki::ServingNames};
-use crate::controlplane::plane::PlaneConfig;
 use crate::error::UsageError;
+use karmadactl_apiserver::{ServerConfig, pki::ServingNames};
+use karmadactl_plane::PlaneConfig;
 
 /// Run the embedded Karmada control plane (an HTTPS Kubernetes-compatible API server on a
 /// durable store).
@@ -79,7 +79,7 @@ pub struct ServeArgs {
     /// Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain
     /// Kubernetes API server, as simulated member clusters use).
     #[arg(long, value_enum, default_value = "karmada")]
-    pub profile: crate::controlplane::apiserver::Profile,
+    pub profile: karmadactl_apiserver::Profile,
 
     /// Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver].
     #[arg(long, value_name = "NAME")]
@@ -235,7 +235,7 @@ pub struct SimulationArgs {
 
 impl SimulationArgs {
     /// The simulator's configuration, after checking the flags.
-    pub fn config(&self) -> anyhow::Result<crate::controlplane::simulator::SimulationConfig> {
+    pub fn config(&self) -> anyhow::Result<karmadactl_simulator::SimulationConfig> {
         for (flag, value) in [("node-cpu", &self.node_cpu), ("node-memory", &self.node_memory)] {
             if !is_quantity(value) {
                 return Err(UsageError::with_hint(
@@ -245,7 +245,7 @@ impl SimulationArgs {
                 .into());
             }
         }
-        Ok(crate::controlplane::simulator::SimulationConfig {
+        Ok(karmadactl_simulator::SimulationConfig {
             nodes: self.nodes,
             pod_ready_delay: super::parse_duration("pod-ready-delay", &self.pod_ready_delay)?,
             node_cpu: self.node_cpu.clone(),
@@ -329,7 +329,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         config.kubeconfig_context = name;
     }
     if args.simulation.simulate_workloads {
-        if args.profile != crate::controlplane::apiserver::Profile::Kubernetes {
+        if args.profile != karmadactl_apiserver::Profile::Kubernetes {
             return Err(UsageError::with_hint(
                 "--simulate-workloads needs --profile kubernetes",
                 "workloads are simulated only in simulated member clusters: add --profile kubernetes.",
@@ -343,7 +343,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let simulated = plane.simulation.is_some();
-        let plane = crate::controlplane::plane::start(plane).await?;
+        let plane = karmadactl_plane::start(plane).await?;
         let server = &plane.server;
         ctx.printer.line(&server.url)?;
         if simulated {

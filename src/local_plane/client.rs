@@ -9,7 +9,7 @@ use karmadactl_pki::token::{BootstrapToken, DEFAULT_GROUP, SECRET_NAMESPACE, Tok
 use kube::api::PostParams;
 use kube::{Api, Client};
 
-use crate::controlplane::controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX};
+use karmadactl_controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {

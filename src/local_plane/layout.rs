@@ -17,7 +17,7 @@ pub const STORE_FILES: &[&str] = &["state.db", "state.db-wal", "state.db-shm"];
 /// The store's lock file (see `store::sqlite`).
 pub const STORE_LOCK_FILE: &str = "state.db.lock";
 /// The files the plane's PKI consists of (the PKI names them).
-pub use crate::controlplane::apiserver::pki::PKI_FILES;
+pub use karmadactl_apiserver::pki::PKI_FILES;
 
 /// Paths of one embedded plane.
 #[derive(Debug, Clone, PartialEq, Eq)]

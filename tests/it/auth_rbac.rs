@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use karmadactl::controlplane::auth::rbac::review_rules;
-use karmadactl::controlplane::auth::{
+use karmadactl_apiserver::auth::rbac::review_rules;
+use karmadactl_apiserver::auth::{
     Attributes, Decision, RbacSnapshot, UserInfo, aggregate_cluster_roles, authorize, default_policy, rules_for,
 };
 

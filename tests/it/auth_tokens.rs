@@ -6,8 +6,8 @@ use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use karmadactl::controlplane::auth::authn::LEGACY_ISSUER;
-use karmadactl::controlplane::auth::{
+use karmadactl_apiserver::auth::authn::LEGACY_ISSUER;
+use karmadactl_apiserver::auth::{
     AuthError, BearerKind, BoundObject, BoundTokenSpec, ServiceAccountTokenKind, ServiceAccountTokens,
     authenticate_bootstrap_token, bearer_kind, key_id_for,
 };

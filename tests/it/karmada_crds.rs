@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use crate::common;
 use crate::common::plane::Plane;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use karmadactl::controlplane::registry::{CrdValidator, validate_crd};
+use karmadactl_apiserver::registry::{CrdValidator, validate_crd};
 use karmadactl_karmada_api::crds;
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use karmadactl::controlplane::registry::CrdValidator;
+use karmadactl_apiserver::registry::CrdValidator;
 use karmadactl_karmada_api::cluster::{self, Cluster};
 use karmadactl_karmada_api::crds;
 use karmadactl_karmada_api::policy::{

@@ -9,9 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use karmadactl::controlplane::registry::discovery::api_resource_list;
-use karmadactl::controlplane::registry::openapi::{group_version_key, openapi_v3_document};
-use karmadactl::controlplane::registry::{
+use karmadactl_apiserver::registry::discovery::api_resource_list;
+use karmadactl_apiserver::registry::openapi::{group_version_key, openapi_v3_document};
+use karmadactl_apiserver::registry::{
     FieldError, FieldErrorKind, Registry, ResourceDef, unknown_fields, validate_builtin, validate_crd,
 };
 use serde_json::{Value, json};

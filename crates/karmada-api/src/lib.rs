@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agent_rbac;
+pub mod bootstrap_rbac;
 pub mod cluster;
 pub mod crds;
 mod markers;

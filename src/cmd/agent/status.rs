@@ -9,9 +9,9 @@ use kube::Client;
 use kube::api::{Api, PostParams};
 
 use super::AgentConfig;
-use crate::controlplane::controllers::cluster::ClusterControllerConfig;
-use crate::controlplane::controllers::cluster::probe::{Observation, next_status, observe_member};
-use crate::controlplane::controllers::cluster::status::Debounce;
+use karmadactl_controllers::cluster::ClusterControllerConfig;
+use karmadactl_controllers::cluster::probe::{Observation, next_status, observe_member};
+use karmadactl_controllers::cluster::status::Debounce;
 
 pub async fn report(plane: Client, member: Client, config: AgentConfig) {
     let clusters: Api<Cluster> = Api::all(plane);

@@ -41,7 +41,7 @@ pub async fn run(
     tracing::info!(cluster = %config.cluster_name, "registered; applying Works from the control plane");
     let lease = tokio::spawn(lease::renew(plane.clone(), cluster.clone(), config.lease_duration));
     let status = tokio::spawn(status::report(plane.clone(), member.clone(), config.clone()));
-    let engine = tokio::spawn(crate::controlplane::engine::agent::run(plane, member, config.cluster_name.clone()));
+    let engine = tokio::spawn(karmadactl_engine::agent::run(plane, member, config.cluster_name.clone()));
     tokio::select! {
         _ = shutdown => {}
         r = lease => r?,

@@ -13,11 +13,11 @@ use std::time::Duration;
 use super::InitArgs;
 use super::banner::{self, InitResult};
 use crate::cli::Context;
-use crate::controlplane::apiserver::pki::{PlanePki, ServingNames};
 use crate::error::UsageError;
 use crate::local_plane::client::{self, ClientError};
 use crate::local_plane::{Layout, Record, default_data_dir, process};
 use crate::output::OutputFormat;
+use karmadactl_apiserver::pki::{PlanePki, ServingNames};
 
 /// Marks the token init creates, so a later init reuses it instead of making another.
 const TOKEN_DESCRIPTION: &str = "created by karmadactl init --embedded";
@@ -56,7 +56,7 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
         .map_err(|e| anyhow::anyhow!(e).context(format!("preparing the PKI in {}", plan.layout.pki_dir.display())))?;
     if pki.created.is_empty() {
         reused.push(format!("certificates in {}", plan.layout.pki_dir.display()));
-    } else if !pki.created.iter().any(|c| c == crate::controlplane::apiserver::pki::CA) {
+    } else if !pki.created.iter().any(|c| c == karmadactl_apiserver::pki::CA) {
         reused.push(format!("CA in {}", plan.layout.pki_dir.display()));
     }
     if plan.existing.is_none() {

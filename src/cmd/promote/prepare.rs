@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::controlplane::engine::names::{CONFLICT_RESOLUTION_ANNOTATION, generated_policy_name};
+use karmadactl_engine::names::{CONFLICT_RESOLUTION_ANNOTATION, generated_policy_name};
 
 /// Metadata the member's API server owns; the plane assigns its own.
 const SERVER_FIELDS: &[&str] = &[

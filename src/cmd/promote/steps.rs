@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::prepare::{self, Selected};
 use crate::cmd::get::discovery::{self, Resource};
-use crate::controlplane::engine::dependencies_distributor;
 use crate::output::OutputFormat;
+use karmadactl_engine::dependencies_distributor;
 
 /// What to promote and how.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use karmadactl_karmada_api::cluster::Cluster;
 use kube::api::{Api, ListParams};
 use kube::{Client, ResourceExt};
 
-use crate::controlplane::simulator::SIMULATED_LABEL;
+use karmadactl_simulator::SIMULATED_LABEL;
 
 /// True when the member's nodes carry the simulator's label. A member that does not let us
 /// list nodes is taken as real: the check only refuses what it knows cannot work.
@@ -61,7 +61,7 @@ pub async fn wait_cluster_ready(
     let mut last = None;
     loop {
         if let Ok(Some(c)) = clusters.get_opt(cluster).await {
-            if crate::controlplane::engine::execution::is_ready(&c) {
+            if karmadactl_engine::execution::is_ready(&c) {
                 return Ok(());
             }
             last = Some(ready_condition(&c));

@@ -11,10 +11,10 @@ use karmadactl_pki::token::BootstrapToken;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Api, Client};
 
-use crate::controlplane::controllers::bootstrap_signer::{
+use crate::kubeconfig::KubeconfigBuilder;
+use karmadactl_controllers::bootstrap_signer::{
     CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, JWS_KEY_PREFIX, KUBECONFIG_KEY,
 };
-use crate::kubeconfig::KubeconfigBuilder;
 
 /// One cluster-info fetch may take this long.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);

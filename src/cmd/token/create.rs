@@ -10,9 +10,9 @@ use kube::api::PostParams;
 use super::TokenCreateArgs;
 use super::errors::TokenCommandError;
 use crate::cli::Context;
-use crate::controlplane::controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, KUBECONFIG_KEY};
 use crate::membership::Connection;
 use crate::membership::errors::classify;
+use karmadactl_controllers::bootstrap_signer::{CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, KUBECONFIG_KEY};
 
 pub fn run(args: TokenCreateArgs, ctx: &Context) -> anyhow::Result<()> {
     // Everything the user typed is checked before the kubeconfig is read.
@@ -139,7 +139,7 @@ fn endpoint(server: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controlplane::controllers::bootstrap_signer::cluster_info_kubeconfig;
+    use karmadactl_controllers::bootstrap_signer::cluster_info_kubeconfig;
 
     #[test]
     fn endpoint_drops_the_scheme_and_a_trailing_slash() {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::crds::CrdSet;
 use super::settings::Settings;
 use super::template::{self, TemplateError};
-use crate::controlplane::apiserver::loops::karmada_bootstrap;
+use karmadactl_karmada_api::bootstrap_rbac;
 
 const WEBHOOKS: &str = include_str!("../../../../manifests/hostinit/webhook-configuration.yaml");
 
@@ -39,15 +39,15 @@ pub fn render(settings: &Settings, ca_pem: &str, crds: &CrdSet) -> Result<Vec<Va
             "service": {"name": "karmada-aggregated-apiserver", "namespace": ns},
         },
     }));
-    out.extend(karmada_bootstrap::cluster_roles());
+    out.extend(bootstrap_rbac::cluster_roles());
     // The plane's own anonymous-discovery binding is not part of upstream's install.
     out.extend(
-        karmada_bootstrap::cluster_role_bindings()
+        bootstrap_rbac::cluster_role_bindings(karmadactl_pki::token::DEFAULT_GROUP)
             .into_iter()
             .filter(|b| b["metadata"]["name"] != json!("system:karmada:anonymous-discovery")),
     );
     out.push(cluster_info(settings, &ca_b64));
-    let (role, binding) = karmada_bootstrap::cluster_info_reader();
+    let (role, binding) = bootstrap_rbac::cluster_info_reader();
     out.push(role);
     out.push(binding);
     Ok(out)

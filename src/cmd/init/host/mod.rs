@@ -44,9 +44,9 @@ use serde_json::json;
 use super::InitArgs;
 use crate::cli::Context;
 use crate::cmd::connection::ClusterConnection;
-use crate::controlplane::simulator::SIMULATED_LABEL;
 use crate::error::UsageError;
 use crate::output::OutputFormat;
+use karmadactl_simulator::SIMULATED_LABEL;
 use plan::NodeLabel;
 
 /// Resolves the flags into settings, without touching the host (its nodes fill in the API

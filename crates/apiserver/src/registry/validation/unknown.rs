@@ -1,0 +1,244 @@
+//! Unknown and duplicate field detection for `fieldValidation=Strict|Warn`.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::field::{child, index};
+use crate::registry::builtin;
+use crate::registry::resources::ResourceDef;
+
+/// Paths of fields the resource's schema does not know (`spec.foo`,
+/// `spec.template.spec.containers[0].imagee`), in object-key order.
+///
+/// Built-ins: anything that disappears after a round trip through the k8s-openapi type.
+/// Custom resources: what pruning would remove. Objects that do not decode report nothing here;
+/// the type error is reported by validation instead.
+pub fn unknown_fields(def: &ResourceDef, obj: &Value) -> Vec<String> {
+    if let Some(result) = builtin::roundtrip(&def.group, &def.version, &def.kind, obj) {
+        let mut out = Vec::new();
+        if let Ok(back) = result {
+            diff_unknown(obj, &back, "", &mut out);
+        }
+        return out;
+    }
+    match &def.validator {
+        Some(v) => v.prune(&mut obj.clone()),
+        None => Vec::new(),
+    }
+}
+
+/// Removes the fields [`unknown_fields`] reports and returns their paths, as kube drops them
+/// when decoding (`fieldValidation=Ignore|Warn`).
+pub fn prune_unknown(def: &ResourceDef, obj: &mut Value) -> Vec<String> {
+    match builtin::roundtrip(&def.group, &def.version, &def.kind, obj) {
+        Some(Ok(back)) => prune_decoded(obj, &back),
+        Some(Err(_)) => Vec::new(),
+        None => def.validator.as_ref().map(|v| v.prune(obj)).unwrap_or_default(),
+    }
+}
+
+/// Removes from `obj` what its round trip `decoded` (from [`builtin::roundtrip`]) lost, and
+/// returns their paths: [`prune_unknown`] for a caller that already has the round trip.
+pub(crate) fn prune_decoded(obj: &mut Value, decoded: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    prune_against(obj, decoded, "", &mut out);
+    out
+}
+
+/// Collects paths present (and not null) in `input` but missing from `output`.
+pub(crate) fn diff_unknown(input: &Value, output: &Value, path: &str, out: &mut Vec<String>) {
+    match (input, output) {
+        (Value::Object(i), Value::Object(o)) => {
+            for (k, v) in i {
+                let p = child(path, k);
+                match o.get(k) {
+                    // A null means "unset", which every field accepts.
+                    None if v.is_null() => {}
+                    None => out.push(p),
+                    Some(ov) => diff_unknown(v, ov, &p, out),
+                }
+            }
+        }
+        (Value::Array(i), Value::Array(o)) => {
+            for (n, (iv, ov)) in i.iter().zip(o).enumerate() {
+                diff_unknown(iv, ov, &index(path, n), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes from `input` what is missing from `output` (as [`diff_unknown`] reports it).
+fn prune_against(input: &mut Value, output: &Value, path: &str, out: &mut Vec<String>) {
+    match (input, output) {
+        (Value::Object(i), Value::Object(o)) => {
+            i.retain(|k, v| {
+                let p = child(path, k);
+                match o.get(k) {
+                    None if v.is_null() => true,
+                    None => {
+                        out.push(p);
+                        false
+                    }
+                    Some(ov) => {
+                        prune_against(v, ov, &p, out);
+                        true
+                    }
+                }
+            });
+        }
+        (Value::Array(i), Value::Array(o)) => {
+            for (n, (iv, ov)) in i.iter_mut().zip(o).enumerate() {
+                prune_against(iv, ov, &index(path, n), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes unknown fields from an object's `metadata` found at `path`, recording their paths.
+/// Metadata that does not decode is left alone for validation to report.
+pub(crate) fn prune_metadata(meta: &mut Value, path: &str, out: &mut Vec<String>) {
+    if let Ok(typed) = serde_json::from_value::<ObjectMeta>(meta.clone())
+        && let Ok(back) = serde_json::to_value(&typed)
+    {
+        prune_against(meta, &back, path, out);
+    }
+}
+
+/// Paths of keys that appear more than once in the same JSON object of a raw body
+/// (`spec.replicas`). Malformed JSON yields what was found before the error.
+pub fn duplicate_fields(raw: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(raw);
+    // A syntax error is the decoder's to report; whatever was found so far is still right.
+    let _ = Walker { path: String::new(), found: &mut found }.deserialize(&mut de);
+    found
+}
+
+/// Walks any JSON value, remembering the path and recording repeated keys.
+struct Walker<'a> {
+    path: String,
+    found: &'a mut Vec<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for Walker<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walker<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let p = child(&self.path, &key);
+            if !seen.insert(key) && !self.found.contains(&p) {
+                self.found.push(p.clone());
+            }
+            map.next_value_seed(Walker { path: p, found: self.found })?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut n = 0;
+        while seq.next_element_seed(Walker { path: index(&self.path, n), found: self.found })?.is_some() {
+            n += 1;
+        }
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+    use serde_json::json;
+
+    #[test]
+    fn finds_unknown_builtin_fields() {
+        let reg = Registry::builtin();
+        let def = reg.lookup("apps", "v1", "deployments").unwrap();
+        let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "x", "labels": {"a": "b"}, "bogus": 1},
+            "spec": {"foo": 1, "replicas": 1, "paused": null, "selector": {"matchLabels": {"a": "b"}},
+                "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [
+                    {"name": "c", "image": "i", "imagee": "typo", "resources": {"limits": {"cpu": "1"}},
+                     "ports": [{"containerPort": 80}]}]}}},
+            "status": {}});
+        assert_eq!(
+            unknown_fields(&def, &obj),
+            ["metadata.bogus", "spec.foo", "spec.template.spec.containers[0].imagee"]
+        );
+    }
+
+    #[test]
+    fn valid_fields_of_many_kinds_are_known() {
+        let reg = Registry::builtin();
+        let secret = reg.lookup("", "v1", "secrets").unwrap();
+        let obj = json!({"metadata": {"name": "s", "annotations": {}}, "type": "Opaque",
+            "data": {"a": "YQ=="}, "stringData": {"b": "c"}, "immutable": true});
+        assert!(unknown_fields(&secret, &obj).is_empty());
+        let svc = reg.lookup("", "v1", "services").unwrap();
+        let obj = json!({"spec": {"ports": [{"port": 80, "targetPort": "http"}], "selector": {"a": "b"}}});
+        assert!(unknown_fields(&svc, &obj).is_empty());
+    }
+
+    #[test]
+    fn prunes_builtin_unknowns() {
+        let reg = Registry::builtin();
+        let def = reg.lookup("", "v1", "configmaps").unwrap();
+        let mut obj = json!({"metadata": {"name": "c"}, "data": {"a": "b"}, "dta": {"x": "y"}});
+        assert_eq!(prune_unknown(&def, &mut obj), ["dta"]);
+        assert_eq!(obj, json!({"metadata": {"name": "c"}, "data": {"a": "b"}}));
+    }
+
+    #[test]
+    fn finds_duplicates() {
+        let raw = br#"{"spec": {"replicas": 1, "replicas": 2, "list": [{"a": 1, "a": 2}]}, "kind": "x"}"#;
+        assert_eq!(duplicate_fields(raw), ["spec.replicas", "spec.list[0].a"]);
+        assert!(duplicate_fields(br#"{"a": {"b": 1}, "b": {"b": 2}}"#).is_empty());
+        assert!(duplicate_fields(b"not json").is_empty());
+    }
+
+    #[test]
+    fn metadata_unknowns_are_pruned() {
+        let mut meta = json!({"name": "a", "nme": "b", "labels": null, "ownerReferences": [{"name": "o", "x": 1}]});
+        let mut out = Vec::new();
+        prune_metadata(&mut meta, "metadata", &mut out);
+        assert_eq!(out, ["metadata.nme", "metadata.ownerReferences[0].x"]);
+        assert_eq!(meta, json!({"name": "a", "labels": null, "ownerReferences": [{"name": "o"}]}));
+    }
+}

@@ -1,0 +1,93 @@
+//! The work status controller (upstream's `work_status_controller` in `pkg/controllers/status`):
+//! what each applied object reports in its member (through the member watchers) goes into the
+//! Work's `manifestStatuses`, with a health verdict.
+
+use std::sync::Arc;
+
+use karmadactl_karmada_api::work::Work;
+use karmadactl_karmada_api::work::health::ResourceHealth;
+use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier};
+use kube::api::{Api, Patch, PatchParams};
+use serde_json::{Value, json};
+
+use crate::context::{Engine, WorkKey};
+use crate::detector::gvk_of;
+use crate::error::ReconcileError;
+use crate::execution::{owned_by, work_id};
+use crate::names;
+use crate::native_interpreter;
+
+pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), ReconcileError> {
+    let Some(work) = engine.work(key) else {
+        return Ok(());
+    };
+    if work.metadata.deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    let Some(cluster) = names::cluster_of_execution_space(&key.namespace) else {
+        return Ok(());
+    };
+    let manifests = work.spec.workload.as_ref().and_then(|w| w.manifests.clone()).unwrap_or_default();
+    let current = work.status.as_ref().and_then(|s| s.manifest_statuses.clone()).unwrap_or_default();
+    let id = work_id(&work);
+    let mut statuses = vec![];
+    for (ordinal, manifest) in manifests.iter().enumerate() {
+        let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
+        let gvk = gvk_of(api_version, manifest["kind"].as_str().unwrap_or_default());
+        let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
+        let namespace = manifest["metadata"]["namespace"].as_str();
+        // The watcher sees every object of the kind; only this Work's own copy reports here.
+        let observed = engine.members.observed(cluster, &gvk, namespace, name).flatten().filter(|o| owned_by(o, &id));
+        let resource = engine.members.resource(engine, &gvk).await.map(|r| r.0.plural).unwrap_or_default();
+        let identifier = ResourceIdentifier {
+            ordinal: ordinal as i32,
+            group: Some(gvk.group.clone()).filter(|g| !g.is_empty()),
+            version: gvk.version.clone(),
+            kind: gvk.kind.clone(),
+            resource,
+            namespace: namespace.map(Into::into),
+            name: name.into(),
+        };
+        let Some(obj) = observed else {
+            // Not in a watcher's view: not followed yet, just applied and its event still on
+            // the way, or deleted and about to be applied again. The last status reported stays until the
+            // member shows the object, rather than vanishing and coming back a moment later.
+            statuses.extend(current.iter().find(|s| s.identifier == identifier).cloned());
+            continue;
+        };
+        let obj = serde_json::to_value(obj.as_ref()).map_err(|e| ReconcileError::InvalidManifest(e.to_string()))?;
+        statuses.push(ManifestStatus {
+            identifier,
+            status: native_interpreter::reflect_status(&obj),
+            health: Some(health(&obj)),
+        });
+    }
+    if current == statuses {
+        return Ok(());
+    }
+    let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
+    let patch = json!({"status": {"manifestStatuses": statuses}});
+    api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
+    Ok(())
+}
+
+/// Upstream's default health interpretation for the common workloads: rolled out and ready is
+/// healthy; other kinds are healthy once they exist.
+pub fn health(obj: &Value) -> ResourceHealth {
+    let kind = obj["kind"].as_str().unwrap_or_default();
+    let s = &obj["status"];
+    let generation = obj["metadata"]["generation"].as_i64();
+    let observed = s["observedGeneration"].as_i64();
+    let n = |f: &str| s[f].as_i64().unwrap_or(0);
+    let healthy = match kind {
+        "Deployment" | "StatefulSet" => {
+            let want = obj["spec"]["replicas"].as_i64().unwrap_or(1);
+            observed == generation && n("updatedReplicas") == want && n("readyReplicas") >= want
+        }
+        "DaemonSet" => observed == generation && n("updatedNumberScheduled") == n("desiredNumberScheduled"),
+        "Job" => n("failed") == 0 || n("succeeded") > 0,
+        "Pod" => s["phase"] == json!("Running") || s["phase"] == json!("Succeeded"),
+        _ => true,
+    };
+    if healthy { ResourceHealth::Healthy } else { ResourceHealth::Unhealthy }
+}

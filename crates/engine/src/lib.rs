@@ -1,0 +1,291 @@
+//! The Karmada reconcile engine: resource templates and policies in the plane become Works in
+//! the execution namespaces and objects in member clusters, and member status flows back.
+//!
+//! Like karmada-controller-manager and karmada-scheduler, its controllers are clients of the
+//! API server: watchers keep caches ([`context`]), and a change to one object queues the keys
+//! of the controllers that depend on it ([`wakes`] has the table of which change wakes which).
+//!
+//! Each file is named after its upstream counterpart:
+//!
+//! * `detector` (the resource detector): templates × propagation policies → ResourceBindings.
+//! * `scheduling` (karmada-scheduler's loop, with the pure `scheduler`): bindings → target
+//!   clusters and replicas.
+//! * `binding` (the binding controller, with the pure `overrides`): bindings → one Work per
+//!   target cluster.
+//! * `dependencies_distributor`: `propagateDeps` → attached bindings for what a workload
+//!   refers to.
+//! * `namespace_sync` (the namespace sync controller): every plane namespace → a Work per
+//!   cluster.
+//! * `execution` (the execution controller): Works → objects in Push members; with
+//!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `binding_status` (the binding status controllers): Works' status → the binding's and the
+//!   template's status.
+//! * `native_interpreter` (the default resource interpreter): what built-in workload kinds
+//!   mean for replicas and status.
+//!
+//! This crate depends on `karmada-api` and `apimachinery` of this workspace only: it reaches the
+//! plane through the API (a `kube::Client`) as upstream's controllers do, never through the API
+//! server's internals, and nothing below the `plane` crate depends on it. The CLI uses a few of
+//! its pure parts (generated names, the dependencies distributor's rules, readiness).
+
+pub mod agent;
+pub mod binding;
+pub mod binding_status;
+pub mod bindings;
+pub mod claim_metadata;
+pub mod context;
+pub mod dependencies_distributor;
+pub mod detector;
+pub mod error;
+pub mod events;
+pub mod execution;
+pub mod matching;
+pub mod names;
+pub mod namespace_sync;
+pub mod native_interpreter;
+pub mod overrides;
+pub mod queue;
+pub mod scheduler;
+pub mod scheduling;
+pub mod wakes;
+pub mod work_index;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use kube::api::Api;
+use kube::runtime::reflector::Store;
+use kube::runtime::reflector::store::WriterDropped;
+use kube::{Client, ResourceExt};
+
+use context::{Caches, Engine, Queues, Scope, WorkKey, follow};
+use error::ReconcileError;
+use queue::Queue;
+
+use karmadactl_karmada_api::cluster::Cluster;
+use karmadactl_karmada_api::work::Work;
+
+pub(crate) use wakes::on_fleet_change;
+
+/// Workers per controller: the API server is local, so a few concurrent requests keep it busy.
+pub(crate) const WORKERS: usize = 4;
+
+/// Workers applying Works to members. An apply waits mostly on the member (its commit reaches
+/// the disk before it answers), and Works of different members go to different servers, so
+/// more of them in flight keep the cores busy where four left a quarter of the CPU idle.
+pub(crate) const EXECUTION_WORKERS: usize = 16;
+
+/// Runs the engine until the client's server goes away. `after_initial_lists` runs once the
+/// caches hold their first lists, when the buffers those went through are free (the plane
+/// hands its memory back to the OS there).
+pub async fn run(client: Client, after_initial_lists: fn()) {
+    let slot: Slot = Arc::new(OnceLock::new());
+    let queues = Queues {
+        detect: Queue::new(),
+        schedule: Queue::new(),
+        binding: Queue::new(),
+        binding_status: Queue::new(),
+        execute: Queue::new(),
+        work_status: Queue::new(),
+        namespace_sync: Queue::new(),
+    };
+    let mut tasks = vec![];
+
+    // One watch per kind; what each event wakes is in `wakes`.
+    let cluster_wakes = wakes::ClusterWakes::default();
+    let on_cluster = move |e: &Arc<Engine>, c: &Cluster, deleted| cluster_wakes.on_cluster(e, c, deleted);
+    let (clusters, t) = follow(Api::all(client.clone()), when_up(&slot, on_cluster));
+    tasks.push(t);
+    let (propagation_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_propagation_policy));
+    tasks.push(t);
+    let (cluster_propagation_policies, t) =
+        follow(Api::all(client.clone()), when_up(&slot, wakes::on_propagation_policy));
+    tasks.push(t);
+    let (override_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_override_policy));
+    tasks.push(t);
+    let (cluster_override_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_override_policy));
+    tasks.push(t);
+    let (bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_resource_binding));
+    tasks.push(t);
+    let (cluster_bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_cluster_resource_binding));
+    tasks.push(t);
+    let work_index = Arc::new(work_index::WorkIndex::default());
+    let index = work_index.clone();
+    let on_work = when_up(&slot, wakes::on_work);
+    let (works, t) = follow(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
+        // Kept whether or not the engine is up yet, so no Work the cache has is missing from it.
+        index.update(w, deleted);
+        on_work(w, deleted);
+    });
+    tasks.push(t);
+    let (namespace_store, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_namespace));
+    tasks.push(t);
+
+    let engine = Arc::new(Engine {
+        client,
+        scope: Scope::Plane,
+        caches: Caches {
+            clusters,
+            propagation_policies,
+            cluster_propagation_policies,
+            override_policies,
+            cluster_override_policies,
+            bindings,
+            cluster_bindings,
+            works,
+            namespaces: namespace_store.clone(),
+        },
+        queues,
+        templates: Mutex::new(HashMap::new()),
+        starting: Mutex::new(Default::default()),
+        tasks: Mutex::new(tasks),
+        members: execution::members::Members::default(),
+        written: Mutex::new(HashMap::new()),
+        applied: execution::Applied::default(),
+        work_index,
+    });
+    let _ = slot.set(Arc::downgrade(&engine));
+
+    let c = &engine.caches;
+    let ready: Vec<futures::future::BoxFuture<'static, Result<(), WriterDropped>>> = vec![
+        ready(c.clusters.clone()),
+        ready(c.propagation_policies.clone()),
+        ready(c.cluster_propagation_policies.clone()),
+        ready(c.override_policies.clone()),
+        ready(c.cluster_override_policies.clone()),
+        ready(c.bindings.clone()),
+        ready(c.cluster_bindings.clone()),
+        ready(c.works.clone()),
+        ready(c.namespaces.clone()),
+    ];
+    if futures::future::join_all(ready).await.into_iter().any(|r| r.is_err()) {
+        return;
+    }
+    // The initial lists were decoded into the caches; the buffers they went through are free.
+    after_initial_lists();
+
+    // Everything already in the store is looked at once.
+    detector::on_policy_change(&engine);
+    for b in engine.all_bindings() {
+        wakes::on_binding(&engine, &b);
+    }
+    // In key order, as the watcher reports its list (see `context::drive`): one member's
+    // Works together.
+    let mut works: Vec<WorkKey> = engine
+        .caches
+        .works
+        .state()
+        .iter()
+        .map(|w| WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() })
+        .collect();
+    works.sort_unstable_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    execution::start_watchers(&engine);
+    for key in works {
+        engine.queues.execute.add(key);
+    }
+    for n in namespace_store.state() {
+        engine.queues.namespace_sync.add(n.name_any());
+    }
+
+    let mut workers = vec![];
+    for _ in 0..WORKERS {
+        workers.push(worker(
+            &engine,
+            |e| e.queues.detect.clone(),
+            |e, k| async move { detector::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+        workers.push(worker(
+            &engine,
+            |e| e.queues.binding.clone(),
+            |e, k| async move { binding::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+        workers.push(worker(
+            &engine,
+            |e| e.queues.binding_status.clone(),
+            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+        // The queue never hands one binding to two workers, so scheduling in parallel keeps
+        // each binding's decisions in order.
+        workers.push(worker(
+            &engine,
+            |e| e.queues.schedule.clone(),
+            |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+    }
+    workers.extend(execution_workers(&engine));
+    workers.push(worker(
+        &engine,
+        |e| e.queues.namespace_sync.clone(),
+        |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+    ));
+    futures::future::join_all(workers).await;
+}
+
+/// The workers of the execution and Work-status queues (the plane's and an agent's).
+pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut workers = vec![];
+    for _ in 0..EXECUTION_WORKERS {
+        workers.push(worker(
+            engine,
+            |e| e.queues.execute.clone(),
+            |e, k| async move { execution::reconcile(&e, &k).await },
+        ));
+    }
+    for _ in 0..WORKERS {
+        workers.push(worker(
+            engine,
+            |e| e.queues.work_status.clone(),
+            |e, k| async move { execution::work_status::reconcile(&e, &k).await },
+        ));
+    }
+    workers
+}
+
+fn ready<K>(store: Store<K>) -> futures::future::BoxFuture<'static, Result<(), WriterDropped>>
+where
+    K: kube::Resource + Clone + Send + Sync + 'static,
+    K::DynamicType: Eq + Hash + Clone + Send + Sync,
+{
+    Box::pin(async move { store.wait_until_ready().await })
+}
+
+/// A worker loop over one queue; failures go through the engine's [`error::policy`].
+fn worker<K, F, Fut>(
+    engine: &Arc<Engine>,
+    queue: impl Fn(&Engine) -> Arc<Queue<K>>,
+    handle: F,
+) -> tokio::task::JoinHandle<()>
+where
+    K: Clone + Eq + Hash + Send + Sync + std::fmt::Debug + 'static,
+    F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<(), ReconcileError>> + Send,
+{
+    let q = queue(engine);
+    let weak = Arc::downgrade(engine);
+    tokio::spawn(async move {
+        q.serve(
+            move |key| {
+                let engine = weak.upgrade()?;
+                Some(handle(engine, key))
+            },
+            error::policy,
+        )
+        .await
+    })
+}
+
+/// Where the event handlers find the engine, set once it is built.
+type Slot = Arc<OnceLock<Weak<Engine>>>;
+
+/// Calls `on` for each event once the engine is up; events before that are covered by the
+/// first pass over the caches in [`run`].
+fn when_up<K>(slot: &Slot, on: impl Fn(&Arc<Engine>, &K, bool) + Send + 'static) -> impl Fn(&K, bool) + Send + 'static {
+    let slot = slot.clone();
+    move |object, deleted| {
+        if let Some(engine) = slot.get().and_then(Weak::upgrade) {
+            on(&engine, object, deleted);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The workload simulator of a simulated member cluster: it plays kube-controller-manager,
+//! kube-scheduler and the kubelets of a few pretend nodes, so Deployments, StatefulSets,
+//! DaemonSets and Jobs report ready as they would on a real cluster. Nothing runs: no
+//! container is started, pod IPs route nowhere. It is a simulation for trying Karmada's
+//! scheduling and propagation, not a Kubernetes cluster.
+//!
+//! Each controller is a client of the API server (kube-rs watchers), like the token controller.
+//! It only ever deletes pods and ReplicaSets it can prove it controls (controller ownerReference
+//! uid); removing dependents of a deleted owner is the garbage collector's job.
+//!
+//! It depends on no crate of this workspace: only kube-rs and the Kubernetes types. The `plane`
+//! crate starts it for a simulated member; `SIMULATED_LABEL` marks such members everywhere.
+
+mod daemonsets;
+mod deployments;
+mod jobs;
+mod nodes;
+mod owned;
+mod pods;
+mod replicasets;
+mod statefulsets;
+mod status;
+
+pub use nodes::SIMULATED_LABEL;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures::StreamExt;
+use kube::runtime::controller::Action;
+use kube::runtime::{Controller, watcher};
+use kube::{Api, Client, Resource};
+use serde::de::DeserializeOwned;
+use tokio::task::JoinHandle;
+
+/// What the simulated cluster looks like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulationConfig {
+    /// How many nodes the cluster pretends to have.
+    pub nodes: u32,
+    /// How long a pod stays Pending before it reports Running and Ready.
+    pub pod_ready_delay: Duration,
+    /// Capacity (and allocatable) of each node, as Kubernetes quantities.
+    pub node_cpu: String,
+    pub node_memory: String,
+    pub node_pods: u32,
+    pub node_ephemeral_storage: String,
+}
+
+impl Default for SimulationConfig {
+    fn default() -> Self {
+        Self {
+            nodes: 3,
+            pod_ready_delay: Duration::from_millis(500),
+            node_cpu: "8".into(),
+            node_memory: "32Gi".into(),
+            node_pods: 110,
+            node_ephemeral_storage: "100Gi".into(),
+        }
+    }
+}
+
+/// What every simulated controller shares.
+pub(crate) struct Sim {
+    pub client: Client,
+    pub config: SimulationConfig,
+    /// The server's Kubernetes version, reported as each node's kubelet version.
+    pub version: String,
+    pub node_names: Vec<String>,
+    next_node: AtomicUsize,
+}
+
+impl Sim {
+    /// The scheduler's choice for a new pod: the nodes in turn, which spreads replicas.
+    pub fn pick_node(&self) -> String {
+        let i = self.next_node.fetch_add(1, Ordering::Relaxed);
+        self.node_names.get(i % self.node_names.len().max(1)).cloned().unwrap_or_default()
+    }
+
+    /// Index of a node (for its address ranges), when it is one of ours.
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.node_names.iter().position(|n| n == name)
+    }
+}
+
+/// Starts every simulated controller; they run until the server stops.
+pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &str) -> Vec<JoinHandle<()>> {
+    // At least one node, so every pod has somewhere to be scheduled.
+    let node_names = (1..=config.nodes.max(1)).map(|i| format!("{cluster}-node-{i}")).collect();
+    let sim =
+        Arc::new(Sim { client, config, version: version.to_string(), node_names, next_node: AtomicUsize::new(0) });
+    vec![
+        tokio::spawn(nodes::run(sim.clone())),
+        tokio::spawn(pods::run(sim.clone())),
+        tokio::spawn(run_controller(sim.clone(), replicasets::reconcile)),
+        tokio::spawn(run_controller(sim.clone(), deployments::reconcile)),
+        tokio::spawn(run_controller(sim.clone(), statefulsets::reconcile)),
+        tokio::spawn(run_controller(sim.clone(), daemonsets::reconcile)),
+        tokio::spawn(run_controller(sim, jobs::reconcile)),
+    ]
+}
+
+/// Runs one owner kind's control loop: triggered by its own objects and by the objects it
+/// controls (pods, or ReplicaSets for Deployments).
+async fn run_controller<K, F, Fut>(sim: Arc<Sim>, reconcile: F)
+where
+    K: Resource<DynamicType = ()> + owned::Owns + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+    F: FnMut(Arc<K>, Arc<Sim>) -> Fut,
+    Fut: std::future::Future<Output = Result<Action, kube::Error>> + Send + 'static,
+{
+    let owners: Api<K> = Api::all(sim.client.clone());
+    let controller = Controller::new(owners, watcher::Config::default());
+    let controller = K::watch_children(controller, &sim.client);
+    controller
+        .run(reconcile, error_policy, sim)
+        .for_each(|result| async move {
+            if let Err(e) = result {
+                tracing::debug!(error = %e, "simulated controller could not reconcile; it retries");
+            }
+        })
+        .await;
+}
+
+fn error_policy<K>(_obj: Arc<K>, error: &kube::Error, _sim: Arc<Sim>) -> Action {
+    tracing::debug!(error = %error, "simulated controller retries after an error");
+    Action::requeue(Duration::from_secs(1))
+}
+
+/// After a successful reconcile: wait for a change, with a periodic check as a safety net.
+pub(crate) fn done() -> Action {
+    Action::requeue(Duration::from_secs(30))
+}
