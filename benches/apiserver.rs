@@ -490,7 +490,7 @@ fn run() -> anyhow::Result<()> {
 
     // Where the LIST time goes, with the plane stopped (its store is locked while it runs).
     progress!("LIST re-enacted in-process");
-    let prefix = karmadactl_apiserver::store_access::prefix("", "configmaps", Some(list_ns));
+    let prefix = karmadactl_apiserver::storage::store_access::prefix("", "configmaps", Some(list_ns));
     let split = client_rt.block_on(floors::list_in_process(&plane_dir.join("state.db"), &prefix, LIST_RUNS))?;
     notes.push(format!(
         "LIST split, re-enacted in-process on the plane's database (no HTTP): store read in pages of 500 (with per-page counts) {} against one unpaged read (what the handler does) {}; splicing every stored object into the list (what the handler does) {}, against decoding every object {} and serialising the list {} (as it was done before).",

@@ -52,8 +52,11 @@ pub fn tls_from_pki(pki: &Path) -> anyhow::Result<Arc<rustls::ServerConfig>> {
         let p = pki.join(name);
         std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))
     };
-    let config =
-        karmadactl_apiserver::tls::server_config(&read("apiserver.crt")?, &read("apiserver.key")?, &read("ca.crt")?)?;
+    let config = karmadactl_apiserver::transport::tls::server_config(
+        &read("apiserver.crt")?,
+        &read("apiserver.key")?,
+        &read("ca.crt")?,
+    )?;
     Ok(config)
 }
 

@@ -174,8 +174,8 @@ pub struct ListSplit {
 }
 
 pub async fn list_in_process(db: &Path, prefix: &str, runs: usize) -> anyhow::Result<ListSplit> {
-    use karmadactl_apiserver::served_json::ServedType;
-    use karmadactl_apiserver::store_access;
+    use karmadactl_apiserver::handlers::served_json::ServedType;
+    use karmadactl_apiserver::storage::store_access;
     use karmadactl_store::ListOptions;
 
     let store = SqliteStore::open(db, SqliteOptions::default()).context("opening the plane's store")?;
@@ -237,8 +237,8 @@ pub async fn list_in_process(db: &Path, prefix: &str, runs: usize) -> anyhow::Re
 /// bytes with every watcher; every one of `watchers` decoding and re-serialising it, as it
 /// was done before). Median of 5 each.
 pub fn watch_json(stored: &Bytes, watchers: usize) -> anyhow::Result<(Duration, Duration)> {
-    use karmadactl_apiserver::served_json::ServedType;
-    use karmadactl_apiserver::store_access;
+    use karmadactl_apiserver::handlers::served_json::ServedType;
+    use karmadactl_apiserver::storage::store_access;
     use karmadactl_store::KeyValue;
 
     let kv = KeyValue {

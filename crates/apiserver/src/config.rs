@@ -4,7 +4,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::pki::ServingNames;
+use crate::pki::ServingNames;
 
 /// Which flavour of Kubernetes API the server presents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -33,9 +33,9 @@ pub struct ServerConfig {
     /// Largest request body accepted (kube-apiserver's limit is 3 MiB).
     pub max_request_bytes: usize,
     /// Header timeout and connection caps.
-    pub connections: super::connection_limits::ConnectionLimits,
+    pub connections: crate::transport::connection_limits::ConnectionLimits,
     /// kube-apiserver's `--max-requests-inflight` and `--max-mutating-requests-inflight`.
-    pub inflight: super::inflight::InflightLimits,
+    pub inflight: crate::filters::inflight::InflightLimits,
     /// Memory all lists together may hold while being built and sent.
     pub max_list_bytes: usize,
     /// kube-apiserver's `--min-request-timeout`: a watch without timeoutSeconds lasts a random
@@ -68,7 +68,7 @@ impl ServerConfig {
             max_request_bytes: 3 * 1024 * 1024,
             connections: Default::default(),
             inflight: Default::default(),
-            max_list_bytes: super::list_budget::default_budget(),
+            max_list_bytes: crate::filters::list_budget::default_budget(),
             min_request_timeout: Duration::from_secs(1800),
             pki_dir: None,
             admin_kubeconfig: None,

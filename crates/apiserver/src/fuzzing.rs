@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::resource::decode_bytes;
+use crate::handlers::resource::decode_bytes;
 use crate::protobuf;
 
 /// How much larger than its body a decoded object may be, as JSON. YAML aliases can repeat a

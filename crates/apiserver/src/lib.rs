@@ -7,54 +7,31 @@
 //! `karmada-api`, `apimachinery`, `pki`, `store` and `kubeconfig` of this workspace, never on
 //! the engine, the controllers or the CLI: those talk to it over HTTPS.
 //!
-//! A request goes listener → dispatch (authenticate, parse, authorize) → a non-resource
-//! endpoint or a resource verb → the store. See `server::start` for how the pieces are
-//! assembled.
+//! A request goes through the layers in order: [`transport`] (accept, TLS, connection limits)
+//! → [`filters`] (`dispatch`: authentication, impersonation, in-flight limits, authorization)
+//! → [`handlers`] (the resource verbs, subresources, non-resource endpoints) → [`admission`]
+//! (defaults, validation, RBAC escalation, certificate requests) → [`storage`] (keys, metadata
+//! the server owns, the store). `server::start` assembles them.
 
+pub mod admission;
 pub mod auth;
+pub mod filters;
+pub mod handlers;
 pub mod protobuf;
 pub mod registry;
+pub mod storage;
+pub mod transport;
 
-pub mod active_namespaces;
-pub mod admission;
-pub mod authenticate;
 pub mod build_info;
-pub mod cluster_proxy;
-mod coalesced_io;
 pub mod config;
-pub mod connection_limits;
-pub mod continue_token;
-pub mod csr_admission;
-pub mod csr_strategy;
-pub mod dispatch;
 pub mod freed_memory;
 pub mod fuzzing;
-pub mod impersonate;
-pub mod inflight;
-pub mod internal;
 pub mod leading;
-pub mod list_budget;
-pub mod listener;
 pub mod loops;
-pub mod metrics;
-pub mod nonresource;
-pub mod object;
 pub mod pki;
 pub mod private_files;
-pub mod rbac_escalation;
-pub mod rbac_generator_admission;
-pub mod resource;
-pub mod scale;
-pub mod served_json;
 pub mod server;
-pub mod special;
 pub mod state;
-pub mod store_access;
-pub mod table;
-pub mod tls;
-pub mod token_binding;
-pub mod token_cache;
-pub mod validation;
 
 pub use config::{Profile, ServerConfig};
 pub use server::{RunningServer, ServerError, start};

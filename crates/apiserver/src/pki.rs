@@ -47,9 +47,9 @@ impl PlanePki {
     /// New leaf certificates are valid for `leaf_validity` from now.
     pub fn load_or_create(dir: &Path, names: &ServingNames, leaf_validity: Duration) -> Result<Self, PkiError> {
         let io = |source| PkiError::Write { path: dir.to_path_buf(), source };
-        super::private_files::create_dir(dir).map_err(io)?;
+        crate::private_files::create_dir(dir).map_err(io)?;
         for file in PKI_FILES {
-            super::private_files::narrow(&dir.join(file)).map_err(io)?;
+            crate::private_files::narrow(&dir.join(file)).map_err(io)?;
         }
         let mut created = Vec::new();
         let ca = match karmadactl_pki::read_pair(dir, CA) {

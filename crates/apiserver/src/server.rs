@@ -13,16 +13,16 @@ use karmadactl_store::{CompactionPolicy, Store, spawn_compactor};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::leading::Leading;
-use super::loops::{self, follow};
 use crate::auth::{RbacSnapshot, ServiceAccountTokens, key_id_for};
+use crate::leading::Leading;
+use crate::loops::{self, follow};
 use karmadactl_kubeconfig::KubeconfigBuilder;
 
-use super::config::{Profile, ServerConfig};
-use super::metrics::Metrics;
-use super::pki::PlanePki;
-use super::state::ApiState;
-use super::{dispatch, listener, tls};
+use crate::config::{Profile, ServerConfig};
+use crate::filters::metrics::Metrics;
+use crate::pki::PlanePki;
+use crate::state::ApiState;
+use crate::{filters::dispatch, transport::listener, transport::tls};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +32,7 @@ pub enum ServerError {
     DataDir {
         path: PathBuf,
         #[source]
-        source: super::private_files::PrivateDirError,
+        source: crate::private_files::PrivateDirError,
     },
     /// The PKI could not be loaded or created.
     #[error("the control plane's certificates could not be loaded or created")]
@@ -136,8 +136,8 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
         rbac_synced: AtomicBool::new(false),
         member_clients: Default::default(),
         namespaces: Default::default(),
-        inflight: super::inflight::InflightLimiter::new(config.inflight),
-        list_budget: super::list_budget::ListBudget::new(config.max_list_bytes),
+        inflight: crate::filters::inflight::InflightLimiter::new(config.inflight),
+        list_budget: crate::filters::list_budget::ListBudget::new(config.max_list_bytes),
     });
 
     // History is kept for the configured window only; compaction runs a few times per window
@@ -152,7 +152,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
         loops::karmada_bootstrap::run(&state).await.map_err(|e| ServerError::Bootstrap(e.message.clone()))?;
     }
     // On every replica: each keeps its own token cache.
-    background.push(tokio::spawn(super::token_cache::follow_revocations(state.clone())));
+    background.push(tokio::spawn(crate::filters::token_cache::follow_revocations(state.clone())));
     let (crd_tx, crd_rx) = tokio::sync::oneshot::channel();
     background.push(tokio::spawn(follow::run(state.clone(), loops::crd::PREFIX.into(), loops::crd::CrdCache, crd_tx)));
     let (rbac_tx, rbac_rx) = tokio::sync::oneshot::channel();
@@ -166,7 +166,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     background.push(tokio::spawn(follow::run(
         state.clone(),
         loops::namespace::PREFIX.into(),
-        super::active_namespaces::Follow,
+        crate::storage::active_namespaces::Follow,
         tokio::sync::oneshot::channel().0,
     )));
     background.push(leading.spawn({
@@ -181,7 +181,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     let _ = crd_rx.await;
     let _ = rbac_rx.await;
     // Bootstrap decoded every built-in CRD manifest; what it freed is not needed again.
-    super::freed_memory::release();
+    crate::freed_memory::release();
 
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -259,5 +259,5 @@ async fn controller_client(kubeconfig: &karmadactl_kubeconfig::Kubeconfig) -> Re
 /// The data directory holds the store (secrets, bootstrap tokens) and private keys: it is made
 /// owner-only (0700), also when it already existed with a wider mode.
 fn create_private_dir(path: &std::path::Path) -> Result<(), ServerError> {
-    super::private_files::adopt_dir(path).map_err(|source| ServerError::DataDir { path: path.to_path_buf(), source })
+    crate::private_files::adopt_dir(path).map_err(|source| ServerError::DataDir { path: path.to_path_buf(), source })
 }

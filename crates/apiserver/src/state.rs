@@ -9,8 +9,8 @@ use karmadactl_store::Store;
 use crate::auth::{RbacSnapshot, ServiceAccountTokens};
 use crate::registry::{Registry, ResourceDef};
 
-use super::config::ServerConfig;
-use super::metrics::Metrics;
+use crate::config::ServerConfig;
+use crate::filters::metrics::Metrics;
 
 pub struct ApiState {
     pub config: ServerConfig,
@@ -21,7 +21,7 @@ pub struct ApiState {
     pub rbac: RwLock<Arc<RbacSnapshot>>,
     pub sa_tokens: ServiceAccountTokens,
     /// Bearer tokens that authenticated in the last 10 s.
-    pub token_cache: super::token_cache::TokenCache,
+    pub token_cache: crate::filters::token_cache::TokenCache,
     pub metrics: Arc<Metrics>,
     /// The CA clients should trust (PEM); also what the token controller puts in `ca.crt`.
     pub ca_pem: String,
@@ -29,13 +29,13 @@ pub struct ApiState {
     pub crds_synced: AtomicBool,
     pub rbac_synced: AtomicBool,
     /// Clients for members reached through the cluster proxy.
-    pub member_clients: super::cluster_proxy::MemberClients,
+    pub member_clients: crate::handlers::cluster_proxy::MemberClients,
     /// Namespaces known to accept new content (NamespaceLifecycle admission).
-    pub namespaces: super::active_namespaces::ActiveNamespaces,
+    pub namespaces: crate::storage::active_namespaces::ActiveNamespaces,
     /// Requests being served, against `--max-requests-inflight` and its mutating twin.
-    pub inflight: super::inflight::InflightLimiter,
+    pub inflight: crate::filters::inflight::InflightLimiter,
     /// Memory held by lists being built or sent.
-    pub list_budget: Arc<super::list_budget::ListBudget>,
+    pub list_budget: Arc<crate::filters::list_budget::ListBudget>,
 }
 
 impl ApiState {

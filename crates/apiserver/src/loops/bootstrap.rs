@@ -5,8 +5,8 @@ use karmadactl_apimachinery::ApiError;
 use serde_json::json;
 
 use crate::auth::default_policy;
-use crate::internal::create_all_if_missing;
 use crate::state::ApiState;
+use crate::storage::internal::create_all_if_missing;
 
 /// The namespaces kube-apiserver and kube-controller-manager create.
 pub const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];

@@ -9,7 +9,7 @@ use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 
 use crate::state::ApiState;
-use crate::{object, store_access};
+use crate::{storage::object, storage::store_access};
 
 pub const PREFIX: &str = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
 

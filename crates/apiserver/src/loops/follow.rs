@@ -8,7 +8,7 @@ use futures::StreamExt;
 use karmadactl_store::Event;
 
 use crate::state::ApiState;
-use crate::store_access;
+use crate::storage::store_access;
 
 /// What a follower does with what it sees.
 pub trait Follower: Send + Sync + 'static {

@@ -16,7 +16,7 @@ use karmadactl_store::{EventKind, KeyValue, StoreError};
 use tokio::sync::Notify;
 
 use crate::state::ApiState;
-use crate::store_access;
+use crate::storage::store_access;
 
 use super::gc_apply::apply;
 use super::gc_graph::{Action, Graph, Node};

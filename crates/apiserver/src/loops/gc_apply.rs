@@ -6,9 +6,9 @@ use karmadactl_apimachinery::ApiError;
 use karmadactl_store::StoreError;
 use serde_json::{Value, json};
 
-use crate::resource::delete::{Preconditions, Target, delete_one};
+use crate::handlers::resource::delete::{Preconditions, Target, delete_one};
 use crate::state::ApiState;
-use crate::{object, store_access};
+use crate::{storage::object, storage::store_access};
 
 use super::gc::TOMBSTONES;
 use super::gc_graph::Action;

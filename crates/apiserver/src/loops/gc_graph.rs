@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::object;
-use crate::resource::propagation::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation};
+use crate::handlers::resource::propagation::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation};
+use crate::storage::object;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnerRef {

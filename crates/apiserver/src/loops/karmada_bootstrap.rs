@@ -13,8 +13,8 @@ use karmadactl_karmada_api::bootstrap_rbac::{
 use karmadactl_pki::token::DEFAULT_GROUP;
 use serde_json::{Value, json};
 
-use crate::internal::create_all_if_missing;
 use crate::state::ApiState;
+use crate::storage::internal::create_all_if_missing;
 
 const RBAC: &str = "rbac.authorization.k8s.io";
 
@@ -56,7 +56,7 @@ fn system_namespace() -> Value {
 /// A plane started by an earlier version stored the generator's role with upstream's `*/*/*`;
 /// that role is replaced by the confined one. Any other edit an administrator made is kept.
 async fn confine_rbac_generator(state: &ApiState) -> Result<(), ApiError> {
-    use crate::{object, store_access};
+    use crate::{storage::object, storage::store_access};
     let Some((mut role, rev)) = store_access::get(state, RBAC, "clusterroles", None, RBAC_GENERATOR_ROLE).await? else {
         return Ok(());
     };

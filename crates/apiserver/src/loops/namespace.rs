@@ -15,9 +15,9 @@ use karmadactl_store::{Event, EventKind};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::resource::delete::{Target, delete_one};
+use crate::handlers::resource::delete::{Target, delete_one};
 use crate::state::ApiState;
-use crate::{object, store_access};
+use crate::{storage::object, storage::store_access};
 
 use super::follow::{self, Follower};
 

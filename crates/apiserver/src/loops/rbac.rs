@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 
 use crate::auth::{RbacSnapshot, aggregate_cluster_roles};
 use crate::state::ApiState;
-use crate::store_access;
+use crate::storage::store_access;
 
 pub const PREFIX: &str = "/registry/rbac.authorization.k8s.io/";
 

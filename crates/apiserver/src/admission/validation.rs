@@ -1,0 +1,101 @@
+//! Object validation before storage, in kube-apiserver's order: the body must decode into its
+//! kind (400), strict field validation refuses unknown and duplicate fields (400), then metadata
+//! rules and the kind's own checks (or the CRD's schema) must pass (422 Invalid). Unknown
+//! fields are dropped otherwise, with a warning under `fieldValidation=Warn`. Karmada's
+//! override policies also get the checks upstream's karmada-webhook makes.
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
+use karmadactl_karmada_api::policy::OverrideSpec;
+use serde_json::Value;
+
+use crate::registry::validation::override_policy;
+use crate::registry::{self, FieldError, FieldErrorKind, ResourceDef};
+
+use crate::admission::FieldValidation;
+use crate::state::ApiState;
+
+pub fn validate(
+    _state: &ApiState,
+    def: &ResourceDef,
+    obj: &mut Value,
+    raw: Option<&[u8]>,
+    mode: FieldValidation,
+) -> Result<Vec<String>, ApiError> {
+    let name = obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    let prepared = registry::prepare(def, obj, raw);
+    if let Some(e) = &prepared.decode_error {
+        return Err(ApiError::bad_request(format!(
+            "{kind} in version \"{version}\" cannot be handled as a {kind}: {msg}",
+            kind = def.kind,
+            version = def.version,
+            msg = e.message()
+        )));
+    }
+    if mode == FieldValidation::Strict
+        && let Some(msg) = prepared.strict_error()
+    {
+        return Err(ApiError::bad_request(msg));
+    }
+    let meta: ObjectMeta = serde_json::from_value(obj.get("metadata").cloned().unwrap_or(Value::Null))
+        .map_err(|e| ApiError::bad_request(format!("metadata is malformed: {e}")))?;
+    let mut causes = validate_object_meta(&meta, def.namespaced, name_rule(def.name_rule));
+    causes.extend(prepared.errors.iter().map(to_cause));
+    if def.group == "apiextensions.k8s.io" && def.plural == "customresourcedefinitions" {
+        match serde_json::from_value(obj.clone()) {
+            Ok(crd) => causes.extend(registry::validate_crd(&crd).iter().map(to_cause)),
+            Err(e) => {
+                return Err(ApiError::bad_request(format!("the CustomResourceDefinition cannot be decoded: {e}")));
+            }
+        }
+    }
+    if prepared.errors.is_empty() {
+        causes.extend(karmada_policy_causes(def, obj));
+    }
+    if !causes.is_empty() {
+        return Err(ApiError::invalid(&def.group, &def.kind, &name, causes));
+    }
+    Ok(if mode == FieldValidation::Warn { prepared.warnings() } else { Vec::new() })
+}
+
+/// The checks upstream's karmada-webhook makes on policies, for kinds whose schema passed.
+fn karmada_policy_causes(def: &ResourceDef, obj: &Value) -> Vec<Cause> {
+    if def.group != "policy.karmada.io" || !matches!(def.kind.as_str(), "OverridePolicy" | "ClusterOverridePolicy") {
+        return Vec::new();
+    }
+    let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
+    // The schema has already checked the shape, so a spec that still does not decode (null,
+    // absent) has nothing to check.
+    match serde_json::from_value::<OverrideSpec>(spec) {
+        Ok(spec) => override_policy::validate(&spec),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn name_rule(rule: registry::NameRule) -> NameRule {
+    match rule {
+        registry::NameRule::Dns1123Subdomain => NameRule::DnsSubdomain,
+        registry::NameRule::Dns1123Label => NameRule::DnsLabel,
+        registry::NameRule::ClusterName => NameRule::ClusterName,
+        registry::NameRule::Dns1035Label => NameRule::Dns1035Label,
+        // kube checks only that such names are usable as a URL path segment.
+        registry::NameRule::PathSegment | registry::NameRule::Any => NameRule::PathSegment,
+    }
+}
+
+pub(crate) fn to_cause(e: &FieldError) -> Cause {
+    let full = e.message();
+    let message =
+        if e.path.is_empty() { full } else { full.strip_prefix(&format!("{}: ", e.path)).unwrap_or(&full).to_string() };
+    let cause_type = match e.kind {
+        FieldErrorKind::Required => CauseType::Required,
+        FieldErrorKind::Invalid => CauseType::Invalid,
+        FieldErrorKind::NotSupported => CauseType::NotSupported,
+        FieldErrorKind::Duplicate => CauseType::Duplicate,
+        FieldErrorKind::TooLong => CauseType::TooLong,
+        FieldErrorKind::TooMany => CauseType::TooMany,
+        FieldErrorKind::Forbidden => CauseType::Forbidden,
+        FieldErrorKind::TypeMismatch => CauseType::TypeInvalid,
+    };
+    Cause { cause_type: Some(cause_type), message, field: e.path.clone() }
+}

@@ -1,0 +1,7 @@
+//! Bytes on the wire: the accept loop, TLS, per-connection limits and the coalesced writes
+//! of one connection.
+
+mod coalesced_io;
+pub mod connection_limits;
+pub mod listener;
+pub mod tls;
