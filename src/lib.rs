@@ -3,6 +3,7 @@
 //! The binary in `main.rs` only calls [`run`]; everything else lives here so tests and
 //! benchmarks can reach it.
 
+pub mod build_info;
 pub mod cli;
 pub mod cmd;
 pub mod error;
@@ -18,5 +19,5 @@ pub use cli::run;
 
 // Parts the commands share with the control plane live below it; these names keep the
 // commands' paths short.
-pub use karmadactl_apiserver::{build_info, private_files};
+pub use karmadactl_apiserver::private_files;
 pub use karmadactl_kubeconfig as kubeconfig;

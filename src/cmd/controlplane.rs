@@ -303,7 +303,9 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         names.ips.push(parsed);
     }
     let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
-    let mut plane = PlaneConfig::new(ServerConfig::new(data_dir, listen));
+    let mut server = ServerConfig::new(data_dir, listen);
+    server.build = crate::build_info::CURRENT;
+    let mut plane = PlaneConfig::new(server);
     let config = &mut plane.server;
     config.datastore = args.datastore.datastore()?;
     plane.leader_lease = positive_duration("leader-elect-lease-duration", &args.leader_elect_lease_duration)?;

@@ -44,12 +44,12 @@ pub struct VersionInfo {
 impl VersionInfo {
     pub fn current() -> Self {
         Self {
-            git_version: format!("v{}", build_info::VERSION),
-            git_commit: build_info::GIT_COMMIT,
-            git_short_commit: build_info::short_commit(),
-            git_tree_state: build_info::GIT_TREE_STATE,
-            build_date: build_info::BUILD_DATE,
-            rust_version: build_info::RUSTC_VERSION,
+            git_version: format!("v{}", build_info::CURRENT.version),
+            git_commit: build_info::CURRENT.git_commit,
+            git_short_commit: build_info::CURRENT.short_commit(),
+            git_tree_state: build_info::CURRENT.git_tree_state,
+            build_date: build_info::CURRENT.build_date,
+            rust_version: build_info::CURRENT.rustc_version,
             compiler: "rustc",
             platform: build_info::platform(),
             kubernetes_api_version: karmadactl_karmada_api::wellknown::KUBERNETES_API_VERSION,

@@ -1,4 +1,4 @@
-//! Generates `src/controlplane/protobuf/schema.json` from k8s-pb (field numbers) and k8s-openapi (JSON names).
+//! Generates `crates/apiserver/src/protobuf/schema.json` from k8s-pb (field numbers) and k8s-openapi (JSON names).
 //! Regenerate with `UPDATE_GENERATED=1 cargo test --test it protobuf_schema::`.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -340,7 +340,7 @@ fn render() -> String {
 
 #[test]
 fn protobuf_schema_is_current() {
-    let path = root().join("src/controlplane/protobuf/schema.json");
+    let path = root().join("crates/apiserver/src/protobuf/schema.json");
     let fresh = render();
     if std::env::var_os("UPDATE_GENERATED").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -1,23 +1,40 @@
-//! Facts about this build, captured by `build.rs`.
+//! What `/version` reports about the binary serving it. The facts are captured by the binary's
+//! own build script and handed in through [`crate::ServerConfig`], so a new commit rebuilds only
+//! the crate that captures them, not the API server.
 
-/// The crate version, e.g. `0.1.0`.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// Full git commit of the source tree, or `unknown` outside a git checkout.
-pub const GIT_COMMIT: &str = env!("KARMADACTL_GIT_COMMIT");
-/// `clean` or `dirty` (uncommitted changes at build time) as install.sh reports it through
-/// KARMADACTL_GIT_TREE_STATE, or `unknown` (a plain `cargo build` does not look at the index).
-pub const GIT_TREE_STATE: &str = env!("KARMADACTL_GIT_TREE_STATE");
-/// The commit's date (or SOURCE_DATE_EPOCH), RFC 3339 UTC, or `unknown` outside a git checkout;
-/// never the wall clock, so rebuilding the same commit gives the same binary.
-pub const BUILD_DATE: &str = env!("KARMADACTL_BUILD_DATE");
-/// `rustc --version` of the compiler that built this binary.
-pub const RUSTC_VERSION: &str = env!("KARMADACTL_RUSTC_VERSION");
-/// Target triple this binary was built for.
-pub const TARGET: &str = env!("KARMADACTL_TARGET");
+/// Facts about the build of the running binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildInfo {
+    /// The version, e.g. `0.1.0`.
+    pub version: &'static str,
+    /// Full git commit of the source tree, or `unknown`.
+    pub git_commit: &'static str,
+    /// `clean`, `dirty` or `unknown`.
+    pub git_tree_state: &'static str,
+    /// The commit's date, RFC 3339 UTC, or `unknown`.
+    pub build_date: &'static str,
+    /// `rustc --version` of the compiler that built the binary.
+    pub rustc_version: &'static str,
+    /// Target triple the binary was built for.
+    pub target: &'static str,
+}
 
-/// The first 7 characters of the commit, as git prints it.
-pub fn short_commit() -> &'static str {
-    if GIT_COMMIT.len() >= 7 && GIT_COMMIT != "unknown" { &GIT_COMMIT[..7] } else { GIT_COMMIT }
+impl BuildInfo {
+    /// What a server reports when nobody told it: this crate's version and `unknown`.
+    pub const UNKNOWN: BuildInfo = BuildInfo {
+        version: env!("CARGO_PKG_VERSION"),
+        git_commit: "unknown",
+        git_tree_state: "unknown",
+        build_date: "unknown",
+        rustc_version: "unknown",
+        target: "unknown",
+    };
+
+    /// The first 7 characters of the commit, as git prints it.
+    pub fn short_commit(&self) -> &'static str {
+        let commit = self.git_commit;
+        if commit.len() >= 7 && commit != "unknown" { &commit[..7] } else { commit }
+    }
 }
 
 /// `os/arch` in Go's spelling (`linux/amd64`), as upstream and kubectl print it.

@@ -53,6 +53,8 @@ pub struct ServerConfig {
     /// Name of the context (and cluster) in the admin kubeconfig; `karmada-apiserver` for the
     /// Karmada profile, the member's name for a simulated member.
     pub kubeconfig_context: String,
+    /// The binary's build, as `/version` reports it.
+    pub build: crate::build_info::BuildInfo,
 }
 
 impl ServerConfig {
@@ -75,6 +77,7 @@ impl ServerConfig {
             leaf_validity: Duration::from_secs(365 * 24 * 3600),
             advertise_address: None,
             kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
+            build: crate::build_info::BuildInfo::UNKNOWN,
         }
     }
 

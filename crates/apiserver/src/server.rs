@@ -1,7 +1,7 @@
 //! Starting and stopping one API server: data dir, PKI, store, bootstrap objects, the server's
 //! own loops (caches, garbage collector, namespace finalizer, service-account tokens), the
 //! listener and the admin kubeconfig. The controllers that are its clients, the engine and the
-//! simulator are started by the plane (`src/controlplane/plane.rs`), never here.
+//! simulator are started by the plane (the `karmadactl-plane` crate), never here.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;

@@ -162,6 +162,7 @@ fn single_check(state: &ApiState, check: &str) -> Response {
 /// such as kube-rs deserialise all of them).
 fn version(state: &ApiState) -> serde_json::Value {
     let git_version = state.config.kubernetes_version.clone();
+    let build = &state.config.build;
     let mut nums = git_version.trim_start_matches('v').split('.');
     let major = nums.next().unwrap_or("1").to_string();
     let minor = nums.next().unwrap_or("0").to_string();
@@ -169,10 +170,10 @@ fn version(state: &ApiState) -> serde_json::Value {
         "major": major,
         "minor": minor,
         "gitVersion": git_version,
-        "gitCommit": crate::build_info::GIT_COMMIT,
-        "gitTreeState": crate::build_info::GIT_TREE_STATE,
-        "buildDate": crate::build_info::BUILD_DATE,
-        "goVersion": crate::build_info::RUSTC_VERSION,
+        "gitCommit": build.git_commit,
+        "gitTreeState": build.git_tree_state,
+        "buildDate": build.build_date,
+        "goVersion": build.rustc_version,
         "compiler": "rustc",
         "platform": crate::build_info::platform(),
     })

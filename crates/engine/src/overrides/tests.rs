@@ -206,7 +206,7 @@ fn a_failing_overrider_names_the_policy_and_changes_nothing() {
 
 /// An upstream example policy, from the shared fixtures.
 fn example(path: &str) -> OverrideSpec {
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/karmada").join(path);
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/karmada").join(path);
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let doc: Value = serde_saphyr::from_str(&text).unwrap();
     spec(doc["spec"].clone())
