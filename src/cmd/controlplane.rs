@@ -79,7 +79,7 @@ pub struct ServeArgs {
     /// Which API the server presents: `karmada` (the control plane) or `kubernetes` (a plain
     /// Kubernetes API server, as simulated member clusters use).
     #[arg(long, value_enum, default_value = "karmada")]
-    pub profile: karmadactl_apiserver::Profile,
+    pub profile: ProfileArg,
 
     /// Name of the context and cluster in the admin kubeconfig [default: karmada-apiserver].
     #[arg(long, value_name = "NAME")]
@@ -123,6 +123,24 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub simulation: SimulationArgs,
+}
+
+/// `--profile`: which flavour of Kubernetes API the server presents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// The Karmada control plane: Kubernetes built-ins plus the Karmada API.
+    Karmada,
+    /// A plain Kubernetes API server (simulated member clusters).
+    Kubernetes,
+}
+
+impl From<ProfileArg> for karmadactl_apiserver::Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Karmada => karmadactl_apiserver::Profile::Karmada,
+            ProfileArg::Kubernetes => karmadactl_apiserver::Profile::Kubernetes,
+        }
+    }
 }
 
 /// Bounds on what clients may hold of the server: connections, requests in flight, and the
@@ -317,7 +335,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.pki_dir = args.pki_dir.clone();
     config.admin_kubeconfig = args.admin_kubeconfig.clone();
     config.advertise_address = args.advertise_address;
-    config.profile = args.profile;
+    config.profile = args.profile.into();
     plane.cluster_controller.status_update_frequency =
         positive_duration("cluster-status-update-frequency", &args.cluster_status_update_frequency)?;
     plane.cluster_controller.failure_threshold =
@@ -331,7 +349,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
         config.kubeconfig_context = name;
     }
     if args.simulation.simulate_workloads {
-        if args.profile != karmadactl_apiserver::Profile::Kubernetes {
+        if args.profile != ProfileArg::Kubernetes {
             return Err(UsageError::with_hint(
                 "--simulate-workloads needs --profile kubernetes",
                 "workloads are simulated only in simulated member clusters: add --profile kubernetes.",

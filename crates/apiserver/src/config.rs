@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::pki::ServingNames;
 
 /// Which flavour of Kubernetes API the server presents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
     /// The Karmada control plane: Kubernetes built-ins plus the Karmada API.
     Karmada,
