@@ -13,9 +13,9 @@
 //! (defaults, validation, RBAC escalation, certificate requests) → [`storage`] (keys, metadata
 //! the server owns, the store). `server::start` assembles them.
 
-pub mod admission;
+pub(crate) mod admission;
 pub mod auth;
-pub mod filters;
+pub(crate) mod filters;
 pub mod handlers;
 pub mod protobuf;
 pub mod registry;
@@ -27,7 +27,7 @@ pub mod config;
 pub mod freed_memory;
 pub mod fuzzing;
 pub mod leading;
-pub mod loops;
+pub(crate) mod loops;
 pub mod pki;
 pub mod private_files;
 pub mod server;

@@ -7,7 +7,7 @@
 //! signs with `pki`); the `plane` crate starts these controllers, and the CLI's agent and token
 //! commands reuse the cluster probe and the bootstrap signer's names.
 
-pub mod agent_registration;
+pub(crate) mod agent_registration;
 pub mod bootstrap_signer;
 pub mod cluster;
 pub mod csr_approver;

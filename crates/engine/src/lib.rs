@@ -29,26 +29,26 @@
 //! its pure parts (generated names, the dependencies distributor's rules, readiness).
 
 pub mod agent;
-pub mod binding;
-pub mod binding_status;
-pub mod bindings;
-pub mod claim_metadata;
-pub mod context;
+pub(crate) mod binding;
+pub(crate) mod binding_status;
+pub(crate) mod bindings;
+pub(crate) mod claim_metadata;
+pub(crate) mod context;
 pub mod dependencies_distributor;
-pub mod detector;
+pub(crate) mod detector;
 pub mod error;
-pub mod events;
+pub(crate) mod events;
 pub mod execution;
-pub mod matching;
+pub(crate) mod matching;
 pub mod names;
-pub mod namespace_sync;
-pub mod native_interpreter;
-pub mod overrides;
-pub mod queue;
+pub(crate) mod namespace_sync;
+pub(crate) mod native_interpreter;
+pub(crate) mod overrides;
+pub(crate) mod queue;
 pub mod scheduler;
-pub mod scheduling;
-pub mod wakes;
-pub mod work_index;
+pub(crate) mod scheduling;
+pub(crate) mod wakes;
+pub(crate) mod work_index;
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -2,11 +2,11 @@
 //! `/scale` subresource, computed resources (access reviews, who-am-i), the cluster proxy, the
 //! non-resource endpoints, and how a stored object is served (JSON, tables, continue tokens).
 
-pub mod cluster_proxy;
-pub mod continue_token;
-pub mod nonresource;
-pub mod resource;
-pub mod scale;
+pub(crate) mod cluster_proxy;
+pub(crate) mod continue_token;
+pub(crate) mod nonresource;
+pub(crate) mod resource;
+pub(crate) mod scale;
 pub mod served_json;
-pub mod special;
-pub mod table;
+pub(crate) mod special;
+pub(crate) mod table;

@@ -1,7 +1,7 @@
 //! Objects as stored: their keys and reads and writes with Status errors, the metadata the
 //! server owns, the set of active namespaces, and writes the plane makes on its own behalf.
 
-pub mod active_namespaces;
-pub mod internal;
-pub mod object;
+pub(crate) mod active_namespaces;
+pub(crate) mod internal;
+pub(crate) mod object;
 pub mod store_access;

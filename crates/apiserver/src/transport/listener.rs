@@ -3,7 +3,6 @@
 //! HTTP/2 served by hyper, and a graceful stop. Connections over the caps of
 //! [`ConnectionLimits`] are closed at accept; one that sends no request head in time is closed.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -24,7 +23,6 @@ use crate::transport::connection_limits::{ConnectionLimits, ConnectionTracker};
 /// What the connection knows about its peer, attached to every request on it.
 #[derive(Debug, Clone)]
 pub struct ConnInfo {
-    pub remote: SocketAddr,
     /// The verified client certificate (leaf, DER), if the client sent one.
     pub client_cert: Option<Arc<Vec<u8>>>,
 }
@@ -92,7 +90,7 @@ pub async fn serve(
                 Err(_) => return,
             };
             let client_cert = tls.get_ref().1.peer_certificates().and_then(|c| c.first()).map(|c| Arc::new(c.to_vec()));
-            let info = ConnInfo { remote, client_cert };
+            let info = ConnInfo { client_cert };
             let requested = Arc::new(AtomicBool::new(false));
             let seen = requested.clone();
             let service = app.map_request(move |mut req: axum::http::Request<hyper::body::Incoming>| {

@@ -2,6 +2,6 @@
 //! of one connection.
 
 mod coalesced_io;
-pub mod connection_limits;
-pub mod listener;
+pub(crate) mod connection_limits;
+pub(crate) mod listener;
 pub mod tls;

@@ -86,9 +86,10 @@ pub fn partial_object(obj: &Value, version: MetaVersion) -> Value {
     Value::Object(partial)
 }
 
-/// A PartialObjectMetadataList of `objects` with the list's `metadata` (LIST writes it from
-/// stored bytes with [`partial_list_bytes`]).
-pub fn partial_list(objects: &[Value], metadata: Value, version: MetaVersion) -> Value {
+/// A PartialObjectMetadataList of `objects` with the list's `metadata`: the tests' oracle for
+/// what LIST writes from stored bytes with [`partial_list_bytes`].
+#[cfg(test)]
+pub(crate) fn partial_list(objects: &[Value], metadata: Value, version: MetaVersion) -> Value {
     let items: Vec<Value> = objects.iter().map(|o| partial_object(o, version)).collect();
     let mut list = Map::new();
     list.insert("kind".into(), "PartialObjectMetadataList".into());
