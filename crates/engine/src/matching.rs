@@ -18,6 +18,8 @@ pub struct TemplateIdentity<'a> {
 }
 
 /// How specifically a selector matched; higher wins.
+// The variants keep upstream's names (PriorityMatchAll, …) without the `Priority` prefix.
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ImplicitPriority {
     MatchAll = 1,
