@@ -1,7 +1,7 @@
 //! Leader election among control plane replicas that share one etcd.
 //!
-//! Every replica serves the API; the controllers (garbage collector, namespace finalizer,
-//! token controllers, the cluster controller, the propagation engine) run only on the replica
+//! Every replica serves the API; the loops and controllers (the API server's garbage collector,
+//! namespace finalizer and token loops, the cluster controller, the engine) run only on the replica
 //! holding the coordination.k8s.io Lease `kube-system/karmadactl-controlplane`, as
 //! kube-controller-manager does with its own lease. The holder renews the lease every third of
 //! its duration; another replica takes it over once it has seen no renewal for a whole
