@@ -10,12 +10,16 @@ set -euo pipefail
 
 prefix="${PREFIX:-$HOME/.local}"
 action=install
+profile=release
 
 usage() {
   cat <<USAGE
-Usage: ./install.sh [--prefix DIR] [--uninstall]
+Usage: ./install.sh [--prefix DIR] [--dist] [--uninstall]
 
   --prefix DIR   install under DIR (default: \$PREFIX or ~/.local)
+  --dist         build the dist profile: whole-program optimised, about 15-30 % less CPU per
+                 API request than the default release build, but the build takes about
+                 20 minutes on 2 cores instead of about 13 (docs/development.md)
   --uninstall    remove what install.sh installed under the prefix
 
 Environment:
@@ -27,6 +31,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || { echo "error: --prefix needs a directory" >&2; exit 1; }; prefix="$2"; shift 2 ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
+    --dist) profile=dist; shift ;;
     --uninstall) action=uninstall; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "error: unknown option: $1" >&2; usage >&2; exit 1 ;;
@@ -77,10 +82,10 @@ else
       ;;
   esac
   export KARMADACTL_GIT_TREE_STATE
-  echo "building karmadactl (release)..." >&2
-  cargo build --release --locked
+  echo "building karmadactl ($profile)..." >&2
+  cargo build --profile "$profile" --locked
   # Cargo puts the binary under CARGO_TARGET_DIR when that is set (as in many CI setups).
-  built="${CARGO_TARGET_DIR:-target}/release/karmadactl"
+  built="${CARGO_TARGET_DIR:-target}/$profile/karmadactl"
 fi
 
 mkdir -p "$bin_dir" "$bash_dir" "$zsh_dir" "$fish_dir"

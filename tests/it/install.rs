@@ -22,9 +22,9 @@ fn install_sh(prefix: &Path, extra: &[&str]) -> common::Run {
         .args(extra)
         // Its own target dir: the outer `cargo test` may still hold the default one.
         .env("CARGO_TARGET_DIR", repo().join("target/install-test"))
-        // install.sh's own `cargo build --release --locked` runs unchanged; only the optimiser is
-        // turned off, which this test does not observe, so a cold build takes a fraction of the
-        // release profile's CPU time.
+        // install.sh's own `cargo build --profile release --locked` runs unchanged; only the
+        // optimiser is turned off, which this test does not observe, so a cold build takes a
+        // fraction of the release profile's CPU time.
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_LTO", "off")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256");
