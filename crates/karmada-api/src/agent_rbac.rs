@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::cluster::Cluster;
 use crate::wellknown;
 
-const RBAC: &str = "rbac.authorization.k8s.io";
+use crate::wellknown::RBAC_GROUP as RBAC;
 const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
 
 /// The group every agent's certificate names.

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-const RBAC: &str = "rbac.authorization.k8s.io";
+use crate::wellknown::RBAC_GROUP as RBAC;
 const SYSTEM_LABEL: (&str, &str) = (crate::wellknown::LABEL_KARMADA_SYSTEM, "true");
 
 pub const RBAC_GENERATOR_ROLE: &str = "system:karmada:agent-rbac-generator";

@@ -6,6 +6,9 @@ pub const ENV_KUBECONFIG: &str = "KUBECONFIG";
 
 /// Namespace where Karmada's components and the pull-mode agent run.
 pub const KARMADA_SYSTEM_NAMESPACE: &str = "karmada-system";
+
+/// The API group of Roles, ClusterRoles and their bindings.
+pub const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 /// Namespace (in Karmada and in the member) holding a member's credentials.
 pub const KARMADA_CLUSTER_NAMESPACE: &str = "karmada-cluster";
 /// Prefix of the per-member execution namespace `karmada-es-<cluster>`.

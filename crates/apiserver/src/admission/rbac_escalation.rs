@@ -17,7 +17,7 @@ use crate::state::ApiState;
 use crate::storage::object;
 use crate::storage::store_access;
 
-const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+use karmadactl_karmada_api::wellknown::RBAC_GROUP;
 
 /// Checks a create (`old` is `None`) or update of an RBAC object, after validation. Anything
 /// else passes.

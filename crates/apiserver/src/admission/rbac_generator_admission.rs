@@ -20,7 +20,7 @@ use crate::state::ApiState;
 use crate::storage::store_access;
 
 pub use karmadactl_karmada_api::agent_rbac::RBAC_GENERATOR_USER;
-const RBAC: &str = "rbac.authorization.k8s.io";
+use karmadactl_karmada_api::wellknown::RBAC_GROUP as RBAC;
 /// Names of the generator's own certificate requests (upstream's and ours).
 const GENERATOR_CSR_PREFIX: &str = "agent-rbac-generator-";
 pub use karmadactl_karmada_api::agent_rbac::REGISTERED_BY_TOKEN_ANNOTATION;

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use crate::state::ApiState;
 use crate::storage::internal::create_all_if_missing;
 
-const RBAC: &str = "rbac.authorization.k8s.io";
+use karmadactl_karmada_api::wellknown::RBAC_GROUP as RBAC;
 
 pub async fn run(state: &ApiState) -> Result<(), ApiError> {
     let mut first = Vec::new();

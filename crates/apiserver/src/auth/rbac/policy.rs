@@ -14,7 +14,7 @@ use super::aggregate::aggregate_cluster_roles;
 const READ: &[&str] = &["get", "list", "watch"];
 const WRITE: &[&str] = &["create", "update", "patch", "delete", "deletecollection"];
 const READ_WRITE: &[&str] = &["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"];
-const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+use karmadactl_karmada_api::wellknown::RBAC_GROUP;
 const AGGREGATE_TO: &str = "rbac.authorization.k8s.io/aggregate-to-";
 
 /// The default ClusterRoles and ClusterRoleBindings, each labelled

@@ -6,7 +6,7 @@ use super::access::{go_string_slice, is_set, list_at, str_at};
 use super::field::{FieldError, child, index};
 use super::names;
 
-const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+use karmadactl_karmada_api::wellknown::RBAC_GROUP;
 
 /// Checks the rules of a Role (`namespaced`) or ClusterRole.
 pub fn role(obj: &Value, namespaced: bool, errs: &mut Vec<FieldError>) {
