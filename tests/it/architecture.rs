@@ -34,6 +34,7 @@ fn each_crate_depends_only_on_the_crates_below_it() {
         ("store", &["store"]),
         ("simulator", &["simulator"]),
         ("kubeconfig", &["kubeconfig", "karmada-api"]),
+        ("interpreter", &["interpreter", "karmada-api", "apimachinery"]),
         ("engine", &["engine", "karmada-api", "apimachinery"]),
         ("controllers", &["controllers", "karmada-api", "apimachinery", "pki"]),
         ("apiserver", &["apiserver", "karmada-api", "apimachinery", "pki", "store", "kubeconfig"]),

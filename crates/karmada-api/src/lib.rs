@@ -12,6 +12,7 @@
 pub mod agent_rbac;
 pub mod bootstrap_rbac;
 pub mod cluster;
+pub mod config;
 pub mod crds;
 mod markers;
 pub mod member_client;

@@ -1,0 +1,27 @@
+//! The resource interpreter (upstream's `pkg/resourceinterpreter`): what Karmada needs to know
+//! about a kind to propagate it well — how many replicas it has and what each needs, how to
+//! write a cluster's share back, which member-side fields to keep on update, what status to
+//! reflect from a member and how members' statuses add up, whether a member's copy is healthy,
+//! and which objects it depends on.
+//!
+//! [`Interpreter`] answers each [`Operation`] from the first of four sources that has a rule
+//! for the object's kind, in upstream's order: the user's `ResourceInterpreterCustomization`
+//! objects (Lua), interpreter webhooks, the shipped third-party customizations (Lua), and the
+//! native interpreters for built-in kinds ([`native`]).
+//!
+//! Layering: depends on the Karmada API types and apimachinery only; the engine and the CLI
+//! (`karmadactl interpret`, which runs offline) depend on it. It never talks to the plane: the
+//! engine hands it the customization objects it watches.
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod interpreter;
+pub mod native;
+mod operation;
+mod target;
+
+pub use error::InterpretError;
+pub use interpreter::{Interpreter, Replicas, Source};
+pub use operation::Operation;
+pub use target::Target;
