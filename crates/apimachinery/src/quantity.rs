@@ -96,6 +96,11 @@ impl Quantity {
         self.nanos == 0
     }
 
+    /// The exact value in nano-units.
+    pub fn nanos(&self) -> i128 {
+        self.nanos
+    }
+
     /// The value in milli-units (CPU is compared in millicores).
     pub fn millis(&self) -> i128 {
         self.nanos / 1_000_000

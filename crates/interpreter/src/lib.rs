@@ -7,7 +7,8 @@
 //! [`Interpreter`] answers each [`Operation`] from the first of four sources that has a rule
 //! for the object's kind, in upstream's order: the user's `ResourceInterpreterCustomization`
 //! objects (Lua), interpreter webhooks, the shipped third-party customizations (Lua), and the
-//! native interpreters for built-in kinds ([`native`]).
+//! native interpreters for built-in kinds ([`native`]). Scripts run in an embedded, sandboxed
+//! Lua 5.1 ([`lua`]).
 //!
 //! Layering: depends on the Karmada API types and apimachinery only; the engine and the CLI
 //! (`karmadactl interpret`, which runs offline) depend on it. It never talks to the plane: the
@@ -17,11 +18,13 @@
 
 mod error;
 mod interpreter;
+pub mod lua;
 pub mod native;
 mod operation;
 mod target;
 
 pub use error::InterpretError;
 pub use interpreter::{Interpreter, Replicas, Source};
+pub use lua::Limits;
 pub use operation::Operation;
 pub use target::Target;
