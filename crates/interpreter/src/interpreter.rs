@@ -9,7 +9,11 @@ use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use karmadactl_karmada_api::work::replicas::{Component, ReplicaRequirements};
 use serde_json::Value;
 
-use crate::{InterpretError, Operation, Target, native};
+use std::sync::{Arc, RwLock};
+
+use crate::customization::{Rule, RuleSet};
+use crate::lua::{Limits, Vm};
+use crate::{InterpretError, Operation, Target, dependencies, native};
 
 /// Where an answer comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,60 +56,170 @@ pub struct Replicas {
 /// The resource interpreter. Cheap to share behind an `Arc`; its sources are replaced as the
 /// objects that configure them change.
 #[derive(Default)]
-pub struct Interpreter {}
+pub struct Interpreter {
+    /// The user's customizations, replaced whole as the objects change.
+    user: RwLock<Arc<RuleSet>>,
+    /// The shipped third-party customizations.
+    third_party: Arc<RuleSet>,
+    vm: Vm,
+}
 
 impl Interpreter {
     /// An interpreter with the native interpreters only.
     pub fn new() -> Self {
-        Self {}
+        Self::default()
+    }
+
+    /// This interpreter with `set` as its third-party customizations.
+    #[must_use]
+    pub fn with_third_party(mut self, set: RuleSet) -> Self {
+        self.third_party = Arc::new(set);
+        self
+    }
+
+    /// This interpreter running scripts under `limits`.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.vm = Vm::new(limits);
+        self
+    }
+
+    /// Replaces the user's customizations (the engine calls this whenever one is created,
+    /// updated or deleted, with all of them).
+    pub fn set_customizations(&self, set: RuleSet) {
+        *self.user.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(set);
     }
 
     /// Which source answers `operation` for `target`, or `None` when nothing interprets it.
     pub fn source(&self, target: &Target, operation: Operation) -> Option<Source> {
-        native::hook_enabled(target, operation).then_some(Source::Native)
+        match self.scripts(target, operation) {
+            Some((source, _)) => Some(source),
+            None => native::hook_enabled(target, operation).then_some(Source::Native),
+        }
+    }
+
+    /// The scripts of the first Lua source with a rule for `target`, in upstream's order.
+    fn scripts(&self, target: &Target, operation: Operation) -> Option<(Source, Vec<Rule>)> {
+        let user = self.user.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let rules: Vec<Rule> = user.rules(target, operation).into_iter().cloned().collect();
+        if let Some(first) = rules.first() {
+            return Some((Source::Customization(first.source.clone()), rules));
+        }
+        // Interpreter webhooks (ResourceInterpreterWebhookConfiguration) are asked here, after
+        // the user's customizations and before the third-party ones.
+        let rules: Vec<Rule> = self.third_party.rules(target, operation).into_iter().cloned().collect();
+        let first = rules.first()?;
+        Some((Source::ThirdParty(first.source.clone()), rules))
+    }
+
+    /// The one script answering `operation` for `object`, if a Lua source has it.
+    fn script(&self, object: &Value, operation: Operation) -> Option<(String, Arc<str>)> {
+        let (source, rules) = self.scripts(&Target::of(object), operation)?;
+        Some((source.to_string(), rules.into_iter().next()?.script))
     }
 
     /// InterpretReplica: the replicas and what each needs.
     pub async fn replicas(&self, object: &Value) -> Result<Replicas, InterpretError> {
-        native::replicas(object)
+        let op = Operation::InterpretReplica;
+        match self.script(object, op) {
+            Some((source, script)) => self.vm.get_replicas(&script, object).map_err(|e| e.into_error(op, source)),
+            None => native::replicas(object),
+        }
     }
 
     /// InterpretComponent: the components of a multi-component workload.
     pub async fn components(&self, object: &Value) -> Result<Vec<Component>, InterpretError> {
-        native::components(object)
+        let op = Operation::InterpretComponent;
+        match self.script(object, op) {
+            Some((source, script)) => self.vm.get_components(&script, object).map_err(|e| e.into_error(op, source)),
+            None => native::components(object),
+        }
     }
 
     /// ReviseReplica: the manifest with a cluster's share of the replicas.
     pub async fn revise_replica(&self, object: &Value, replicas: i64) -> Result<Value, InterpretError> {
-        native::revise_replica(object, replicas)
+        let op = Operation::ReviseReplica;
+        match self.script(object, op) {
+            Some((source, script)) => {
+                self.vm.revise_replica(&script, object, replicas).map_err(|e| e.into_error(op, source))
+            }
+            None => native::revise_replica(object, replicas),
+        }
     }
 
     /// Retain: the desired manifest with the member-side fields of `observed` kept.
     pub async fn retain(&self, desired: &Value, observed: &Value) -> Result<Value, InterpretError> {
-        native::retain(desired, observed)
+        let op = Operation::Retain;
+        match self.script(desired, op) {
+            Some((source, script)) => self.vm.retain(&script, desired, observed).map_err(|e| e.into_error(op, source)),
+            None => native::retain(desired, observed),
+        }
     }
 
-    /// AggregateStatus: the template with its members' statuses added up.
+    /// AggregateStatus: the template with its members' statuses added up. No items reach a
+    /// script as nil, as upstream's scripts get them from a binding without aggregated status.
     pub async fn aggregate_status(
         &self,
         object: &Value,
         items: &[AggregatedStatusItem],
     ) -> Result<Value, InterpretError> {
-        native::aggregate_status(object, items)
+        self.aggregate_status_items(object, (!items.is_empty()).then_some(items)).await
+    }
+
+    /// AggregateStatus with the items given as upstream's callers can give them: `None` (a
+    /// script sees nil) or a list, perhaps empty (a script sees a table).
+    pub async fn aggregate_status_items(
+        &self,
+        object: &Value,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Value, InterpretError> {
+        let op = Operation::AggregateStatus;
+        match self.script(object, op) {
+            Some((source, script)) => {
+                self.vm.aggregate_status(&script, object, items).map_err(|e| e.into_error(op, source))
+            }
+            None => native::aggregate_status(object, items.unwrap_or_default()),
+        }
     }
 
     /// InterpretStatus: the status to keep from a member's copy (`None`: nothing to keep).
     pub async fn reflect_status(&self, object: &Value) -> Result<Option<Value>, InterpretError> {
-        native::reflect_status(object)
+        let op = Operation::InterpretStatus;
+        match self.script(object, op) {
+            Some((source, script)) => {
+                self.vm.reflect_status(&script, object).map(Some).map_err(|e| e.into_error(op, source))
+            }
+            None => native::reflect_status(object),
+        }
     }
 
     /// InterpretHealth: whether a member's copy is healthy.
     pub async fn interpret_health(&self, object: &Value) -> Result<bool, InterpretError> {
-        native::interpret_health(object)
+        let op = Operation::InterpretHealth;
+        match self.script(object, op) {
+            Some((source, script)) => self.vm.interpret_health(&script, object).map_err(|e| e.into_error(op, source)),
+            None => native::interpret_health(object),
+        }
     }
 
-    /// InterpretDependency: the objects the workload needs in the same clusters.
+    /// InterpretDependency: the objects the workload needs in the same clusters. Every
+    /// dependency script of the source runs; their answers are checked, united and sorted.
     pub async fn dependencies(&self, object: &Value) -> Result<Vec<DependentObjectReference>, InterpretError> {
-        native::dependencies(object)
+        let op = Operation::InterpretDependency;
+        let Some((source, rules)) = self.scripts(&Target::of(object), op) else {
+            return native::dependencies(object);
+        };
+        let mut all = Vec::new();
+        for rule in rules {
+            let refs =
+                self.vm.get_dependencies(&rule.script, object).map_err(|e| e.into_error(op, source.to_string()))?;
+            dependencies::verify(&refs).map_err(|message| InterpretError::InvalidResult {
+                operation: op,
+                source_name: source.to_string(),
+                message,
+            })?;
+            all.extend(refs);
+        }
+        Ok(dependencies::united(all))
     }
 }

@@ -8,7 +8,7 @@
 //! for the object's kind, in upstream's order: the user's `ResourceInterpreterCustomization`
 //! objects (Lua), interpreter webhooks, the shipped third-party customizations (Lua), and the
 //! native interpreters for built-in kinds ([`native`]). Scripts run in an embedded, sandboxed
-//! Lua 5.1 ([`lua`]).
+//! Lua 5.1 ([`lua`]); [`customization`] merges the objects into rule sets.
 //!
 //! Layering: depends on the Karmada API types and apimachinery only; the engine and the CLI
 //! (`karmadactl interpret`, which runs offline) depend on it. It never talks to the plane: the
@@ -16,6 +16,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod customization;
+mod dependencies;
 mod error;
 mod interpreter;
 pub mod lua;
@@ -23,6 +25,7 @@ pub mod native;
 mod operation;
 mod target;
 
+pub use customization::{Customization, RuleSet};
 pub use error::InterpretError;
 pub use interpreter::{Interpreter, Replicas, Source};
 pub use lua::Limits;
