@@ -1,0 +1,3 @@
+//! Helpers of the third-party fixture cases.
+
+pub mod compare;
