@@ -3,12 +3,13 @@
 //! interpreter with that kind's `customizations.yaml` as the user's customizations, each
 //! expected output key compared as upstream's thirdparty_test.go compares it.
 
+#[path = "support/block_on.rs"]
+mod block_on;
+use block_on::block_on;
+
 mod thirdparty;
 
-use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use karmadactl_interpreter::{Interpreter, Operation, RuleSet};
 use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
@@ -17,17 +18,6 @@ use thirdparty::compare;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/karmada/resourcecustomizations")
-}
-
-/// Runs a future that never waits (the interpreter's operations only compute).
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-    }
 }
 
 /// Every file named `name` under `dir`, in path order.

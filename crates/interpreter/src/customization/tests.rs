@@ -1,8 +1,9 @@
 //! Rule sets merge as upstream's configmanager merges, admission's check names the field, and
 //! the facade asks the sources in upstream's order.
 
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
+#[path = "../../tests/support/block_on.rs"]
+mod block_on;
+use block_on::block_on;
 
 use serde_json::{Value, json};
 
@@ -20,16 +21,6 @@ fn customization(name: &str, kind: &str, rules: Value) -> Value {
 
 fn health_rule(answer: bool) -> Value {
     json!({"luaScript": format!("function InterpretHealth(obj) return {answer} end")})
-}
-
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-    }
 }
 
 #[test]
@@ -89,14 +80,14 @@ fn user_customizations_come_before_third_party_ones_and_native_comes_last() {
     assert_eq!(interpreter.source(&thing, Operation::InterpretReplica), None);
     assert_eq!(interpreter.source(&thing, Operation::InterpretStatus), Some(Source::Native));
     let object = json!({"apiVersion": "example.io/v1", "kind": "Thing"});
-    assert_eq!(block_on(interpreter.interpret_health(&object)).unwrap(), false);
+    assert!(!block_on(interpreter.interpret_health(&object)).unwrap());
 
     interpreter.set_customizations(
         RuleSet::from_objects(&[customization("mine", "Thing", json!({"healthInterpretation": health_rule(true)}))])
             .unwrap(),
     );
     assert_eq!(interpreter.source(&thing, Operation::InterpretHealth), Some(Source::Customization("mine".into())));
-    assert_eq!(block_on(interpreter.interpret_health(&object)).unwrap(), true);
+    assert!(block_on(interpreter.interpret_health(&object)).unwrap());
 
     // Deleting the user's customizations hands the kind back to the shipped one.
     interpreter.set_customizations(RuleSet::default());

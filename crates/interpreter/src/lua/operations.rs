@@ -90,7 +90,7 @@ impl Vm {
             let replicas = match &rets[0] {
                 LuaValue::Integer(i) => *i as i32,
                 LuaValue::Number(n) => *n as i32,
-                other => return Err(bad(format!("result type {} is not number", convert::type_name(&other)))),
+                other => return Err(bad(format!("result type {} is not number", convert::type_name(other)))),
             };
             let requirements = match &rets[1] {
                 LuaValue::Nil => None,
@@ -98,7 +98,7 @@ impl Vm {
                 other => {
                     return Err(bad(format!(
                         "expect the returned requires type is table but got {}",
-                        convert::type_name(&other)
+                        convert::type_name(other)
                     )));
                 }
             };
@@ -116,7 +116,7 @@ impl Vm {
             )),
             other => Err(bad(format!(
                 "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
-                convert::type_name(&other)
+                convert::type_name(other)
             ))),
         })
     }
@@ -154,7 +154,7 @@ impl Vm {
         self.call(script, "ReflectStatus", &[Arg::Json(object)], 1, |_, rets| match &rets[0] {
             v @ LuaValue::Table(_) => table_json(v, true, &[]),
             other => {
-                Err(bad(format!("expect the returned replica type is table but got {}", convert::type_name(&other))))
+                Err(bad(format!("expect the returned replica type is table but got {}", convert::type_name(other))))
             }
         })
     }
@@ -163,7 +163,7 @@ impl Vm {
     pub(crate) fn interpret_health(&self, script: &str, object: &Value) -> Result<bool, CallError> {
         self.call(script, "InterpretHealth", &[Arg::Json(object)], 1, |_, rets| match &rets[0] {
             LuaValue::Boolean(b) => Ok(*b),
-            other => Err(bad(format!("result type {} is not bool", convert::type_name(&other)))),
+            other => Err(bad(format!("result type {} is not bool", convert::type_name(other)))),
         })
     }
 
@@ -202,12 +202,10 @@ fn status_items(items: &[AggregatedStatusItem]) -> Value {
                 if let Some(message) = item.applied_message.as_ref().filter(|s| !s.is_empty()) {
                     m.insert("appliedMessage".into(), Value::String(message.clone()));
                 }
-                if let Some(health) = &item.health {
-                    if let Ok(Value::String(h)) = serde_json::to_value(health) {
-                        if !h.is_empty() {
-                            m.insert("health".into(), Value::String(h));
-                        }
-                    }
+                if let Some(Ok(Value::String(h))) = item.health.as_ref().map(serde_json::to_value)
+                    && !h.is_empty()
+                {
+                    m.insert("health".into(), Value::String(h));
                 }
                 Value::Object(m)
             })

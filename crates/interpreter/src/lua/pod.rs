@@ -80,10 +80,9 @@ pub(super) fn requirements(template: &Value) -> Result<Option<Value>, String> {
     if let Some(selector) = spec.get("nodeSelector").filter(|v| v.is_object()) {
         claim.insert("nodeSelector".into(), selector.clone());
     }
-    if let Some(affinity) = spec.pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution") {
-        if affinity.is_object() {
-            claim.insert("hardNodeAffinity".into(), affinity.clone());
-        }
+    let hard_affinity = spec.pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution");
+    if let Some(affinity) = hard_affinity.filter(|a| a.is_object()) {
+        claim.insert("hardNodeAffinity".into(), affinity.clone());
     }
     if let Some(tolerations) = spec.get("tolerations").filter(|v| v.as_array().is_some_and(|a| !a.is_empty())) {
         claim.insert("tolerations".into(), tolerations.clone());
