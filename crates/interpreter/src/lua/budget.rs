@@ -23,9 +23,11 @@ pub struct Limits {
 
 impl Default for Limits {
     /// Far above what the shipped customizations use (the largest run well under 100,000
-    /// instructions and 1 MiB), far below what would stall the engine's workers.
+    /// instructions and 1 MiB), far below what would stall the engine's workers. An object
+    /// takes about eight times its JSON size as Lua tables, so 64 MiB holds the two largest
+    /// objects the API stores (Retain gets desired and observed) with room to work.
     fn default() -> Self {
-        Self { instructions: 20_000_000, memory_bytes: 32 << 20, timeout: Duration::from_secs(1) }
+        Self { instructions: 20_000_000, memory_bytes: 64 << 20, timeout: Duration::from_secs(1) }
     }
 }
 

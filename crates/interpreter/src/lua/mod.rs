@@ -154,7 +154,11 @@ fn is_memory(e: &mlua::Error) -> bool {
 /// The Lua error's own text, without mlua's "runtime error:" prefix and traceback.
 pub(crate) fn message(e: &mlua::Error) -> String {
     match e {
-        mlua::Error::RuntimeError(m) | mlua::Error::MemoryError(m) => m.clone(),
+        // mlua appends the traceback to an error raised in Lua; the script's author needs the
+        // message and its line, which the message carries.
+        mlua::Error::RuntimeError(m) | mlua::Error::MemoryError(m) => {
+            m.split("\nstack traceback:").next().unwrap_or_default().to_string()
+        }
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::CallbackError { cause, .. } => message(cause),
         mlua::Error::WithContext { cause, .. } => message(cause),

@@ -45,6 +45,26 @@ pcall = function(...) return pass(raw_pcall(...)) end
 xpcall = function(...) return pass(raw_xpcall(...)) end
 "#;
 
+/// The longest pattern `string.find`, `match` and `gsub` take. Lua 5.1's matcher recurses in C
+/// about once per pattern item, out of reach of the instruction budget and with no depth limit
+/// of its own; a pattern this long keeps the recursion to a few hundred kilobytes of stack.
+pub(super) const MAX_PATTERN_BYTES: usize = 1024;
+
+/// Wraps the pattern functions to refuse longer patterns.
+const BOUNDED_PATTERNS: &str = r#"
+local max = ...
+local string, error, type = string, error, type
+for _, name in ipairs({"find", "match", "gsub"}) do
+  local raw = string[name]
+  string[name] = function(s, pattern, ...)
+    if type(pattern) == "string" and #pattern > max then
+      error("bad argument #2 to '" .. name .. "' (pattern longer than " .. max .. " bytes)", 2)
+    end
+    return raw(s, pattern, ...)
+  end
+end
+"#;
+
 /// A fresh state with the sandbox's libraries, `limits` on memory, and `budget` counted by a
 /// hook.
 pub(super) fn new_state(budget: &Budget, limits: &Limits) -> mlua::Result<Lua> {
@@ -79,6 +99,7 @@ pub(super) fn new_state(budget: &Budget, limits: &Limits) -> mlua::Result<Lua> {
     let raw_pcall: LuaValue = globals.raw_get("pcall")?;
     let raw_xpcall: LuaValue = globals.raw_get("xpcall")?;
     lua.load(PROTECTED_CALLS).set_name("=sandbox").call::<()>((raw_pcall, raw_xpcall, spent))?;
+    lua.load(BOUNDED_PATTERNS).set_name("=sandbox").call::<()>(MAX_PATTERN_BYTES)?;
 
     lua.set_memory_limit(limits.memory_bytes)?;
     let hook_budget = budget.clone();
