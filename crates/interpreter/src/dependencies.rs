@@ -1,32 +1,32 @@
 //! The checks and merging of dependency answers (upstream's `VerifyDependencies` and the set
 //! the configurable interpreter builds from several scripts).
 
+use karmadactl_apimachinery::{BadValue, Cause, FieldPath, aggregate, validate_label_selector};
 use karmadactl_karmada_api::config::dependency::DependentObjectReference;
 
-/// Upstream's `VerifyDependencies`: each reference names its apiVersion and kind, and a name or
-/// a label selector. The text is Kubernetes' aggregate of field errors.
+/// Upstream's `VerifyDependencies`: each reference names its apiVersion and kind, a name or a
+/// label selector, and a valid selector; the text is Kubernetes' aggregate of field errors.
 pub(crate) fn verify(refs: &[DependentObjectReference]) -> Result<(), String> {
-    let mut errors = Vec::new();
+    let mut causes = Vec::new();
+    let root = FieldPath::new("dependencies");
     for (i, r) in refs.iter().enumerate() {
-        let path = format!("dependencies[{i}]");
+        let path = root.index(i);
         if r.api_version.is_empty() {
-            errors.push(format!("{path}.apiVersion: Invalid value: \"\": missing required apiVersion"));
+            causes.push(Cause::invalid(path.child("apiVersion"), "", "missing required apiVersion"));
         }
         if r.kind.is_empty() {
-            errors.push(format!("{path}.kind: Invalid value: \"\": missing required kind"));
+            causes.push(Cause::invalid(path.child("kind"), "", "missing required kind"));
         }
         if r.name.is_empty() && r.label_selector.is_none() {
-            let shown = serde_json::to_string(r).unwrap_or_default();
-            errors.push(format!(
-                "{path}: Invalid value: {shown}: dependency can not leave name and labelSelector all empty"
-            ));
+            // Go prints the whole reference as JSON where a value is not a scalar.
+            let shown = BadValue::Json(serde_json::to_string(r).unwrap_or_default());
+            causes.push(Cause::invalid(&path, shown, "dependency can not leave name and labelSelector all empty"));
+        }
+        if let Some(selector) = &r.label_selector {
+            causes.extend(validate_label_selector(selector, &path.child("labelSelector")));
         }
     }
-    match errors.len() {
-        0 => Ok(()),
-        1 => Err(errors.remove(0)),
-        _ => Err(format!("[{}]", errors.join(", "))),
-    }
+    if causes.is_empty() { Ok(()) } else { Err(aggregate(&causes)) }
 }
 
 /// The references without repeats, sorted by apiVersion, kind, namespace and name so every

@@ -67,6 +67,23 @@ fn every_dependency_rule_counts_and_answers_are_united_and_sorted() {
 }
 
 #[test]
+fn a_dependency_with_an_invalid_selector_is_refused() {
+    let script = "function GetDependencies(obj) return {{apiVersion = 'v1', kind = 'Secret', labelSelector = \
+                  {matchExpressions = {{key = 'app', operator = 'Near', values = {'x'}}}}}} end";
+    let interpreter = Interpreter::new();
+    let rules = json!({"dependencyInterpretation": {"luaScript": script}});
+    interpreter.set_customizations(RuleSet::from_objects(&[customization("sel", "Thing", rules)]).unwrap());
+    let object = json!({"apiVersion": "example.io/v1", "kind": "Thing"});
+    let err = block_on(interpreter.dependencies(&object)).unwrap_err().to_string();
+    assert!(
+        err.ends_with(
+            "returned an invalid result: dependencies[0].labelSelector.matchExpressions[0].operator: Invalid value: \"Near\": not a valid selector operator"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn user_customizations_come_before_third_party_ones_and_native_comes_last() {
     let thing = Target::new("example.io/v1", "Thing");
     let third_party = RuleSet::from_objects(&[customization(
