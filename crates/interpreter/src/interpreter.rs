@@ -70,6 +70,12 @@ impl Interpreter {
         Self::default()
     }
 
+    /// The interpreter Karmada runs: the shipped third-party customizations and the native
+    /// interpreters (the engine adds the user's customizations as it sees them).
+    pub fn standard() -> Self {
+        Self::default().with_third_party(crate::thirdparty::rule_set())
+    }
+
     /// This interpreter with `set` as its third-party customizations.
     #[must_use]
     pub fn with_third_party(mut self, set: RuleSet) -> Self {

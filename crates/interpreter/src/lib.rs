@@ -24,6 +24,7 @@ pub mod lua;
 pub mod native;
 mod operation;
 mod target;
+mod thirdparty;
 
 pub use customization::{Customization, RuleSet};
 pub use error::InterpretError;

@@ -107,6 +107,14 @@ impl RuleSet {
         Ok(Self::new(customizations))
     }
 
+    /// The set made from a YAML stream of customization objects (documents separated by
+    /// `---`), or why it is not one.
+    pub fn from_yaml(text: &str) -> Result<Self, String> {
+        let documents: Vec<Value> = serde_saphyr::from_multiple(text).map_err(|e| e.to_string())?;
+        let objects: Vec<Value> = documents.into_iter().filter(|d| !d.is_null()).collect();
+        Self::from_objects(&objects)
+    }
+
     /// The rules answering `operation` for `target`: one rule, or every dependency rule; empty
     /// when the set does not interpret it.
     pub fn rules(&self, target: &Target, operation: Operation) -> Vec<&Rule> {

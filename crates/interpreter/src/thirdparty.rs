@@ -1,0 +1,64 @@
+//! The shipped third-party customizations (upstream's `default/thirdparty`): Lua rules for
+//! popular kinds outside Kubernetes (OpenKruise, Argo, Flux, Kubeflow ...), answering after the
+//! user's customizations and webhooks and before the native interpreters. Each lives in
+//! `thirdparty/<group>/<version>/<kind>/customizations.yaml` and is listed in [`FILES`]; the
+//! tests check that every file there is listed and that each parses and passes validation.
+
+use crate::RuleSet;
+
+/// Each shipped file: its path under `thirdparty/`, and its text.
+const FILES: &[(&str, &str)] = &[];
+
+/// The shipped set. A file that does not parse is left out (the tests keep that from being
+/// shipped), so the interpreter always starts.
+pub(crate) fn rule_set() -> RuleSet {
+    let mut objects = Vec::new();
+    for (_, text) in FILES {
+        if let Ok(documents) = serde_saphyr::from_multiple::<serde_json::Value>(text) {
+            objects.extend(documents.into_iter().filter(|d| !d.is_null()));
+        }
+    }
+    RuleSet::from_objects(&objects).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::FILES;
+    use crate::RuleSet;
+    use crate::customization::validate;
+
+    fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                yaml_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_under_thirdparty_is_listed() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("thirdparty");
+        let mut found = Vec::new();
+        yaml_files(&root, &mut found);
+        for path in found {
+            let relative = path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            assert!(FILES.iter().any(|(listed, _)| *listed == relative), "{relative} is not listed in FILES");
+        }
+    }
+
+    #[test]
+    fn every_listed_file_parses_and_validates() {
+        for (path, text) in FILES {
+            let documents: Vec<serde_json::Value> = serde_saphyr::from_multiple(text).unwrap();
+            for document in documents.iter().filter(|d| !d.is_null()) {
+                assert_eq!(validate(document), Vec::new(), "{path}");
+            }
+            RuleSet::from_yaml(text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+    }
+}
