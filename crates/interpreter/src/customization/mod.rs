@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::{Operation, Target};
 
-pub use validate::validate;
+pub use validate::{conflict, validate};
 
 /// A customization object: its name and spec.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use block_on::block_on;
 
 use serde_json::{Value, json};
 
-use super::{RuleSet, validate};
+use super::{RuleSet, conflict, validate};
 use crate::{Interpreter, Operation, Source, Target};
 
 fn customization(name: &str, kind: &str, rules: Value) -> Value {
@@ -140,4 +140,32 @@ fn validation_names_the_field_and_the_lua_error() {
     );
     let spinning = customization("spin", "Thing", json!({"retention": {"luaScript": "while true do end"}}));
     assert!(validate(&spinning)[0].1.contains("instruction budget"));
+}
+
+#[test]
+fn a_second_script_for_the_same_target_and_operation_conflicts() {
+    let existing = [
+        customization(
+            "old",
+            "Thing",
+            json!({"healthInterpretation": health_rule(true), "dependencyInterpretation": {"luaScript": "x"}}),
+        ),
+        customization("elsewhere", "Other", json!({"retention": {"luaScript": "x"}})),
+    ];
+    let new = customization("new", "Thing", json!({"healthInterpretation": health_rule(false)}));
+    assert_eq!(
+        conflict(&new, &existing).as_deref(),
+        Some(
+            "conflicting with InterpreterOperation(InterpretHealth) of existing ResourceInterpreterCustomization(old)"
+        )
+    );
+    // Dependency rules may be many; another target, or the object itself on update, is no conflict.
+    let deps = customization(
+        "new",
+        "Thing",
+        json!({"dependencyInterpretation": {"luaScript": "y"}, "retention": {"luaScript": "x"}}),
+    );
+    assert_eq!(conflict(&deps, &existing), None);
+    let update = customization("old", "Thing", json!({"healthInterpretation": health_rule(false)}));
+    assert_eq!(conflict(&update, &existing), None);
 }

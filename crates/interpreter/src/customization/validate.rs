@@ -1,5 +1,6 @@
-//! Admission's check of a customization: each script compiles in the sandbox and defines its
-//! operation's function.
+//! Admission's checks of a customization: each script compiles in the sandbox and defines its
+//! operation's function, and no other customization of the same target has a script for the
+//! same operation (dependency rules excepted), as upstream's webhook refuses.
 
 use serde_json::Value;
 
@@ -26,4 +27,28 @@ pub fn validate(object: &Value) -> Vec<(String, String)> {
         }
     }
     problems
+}
+
+/// Upstream's conflict check: the first existing customization (other than the object itself,
+/// by name) of the same target with a script for an operation the object also scripts, as
+/// upstream's message names it.
+pub fn conflict(object: &Value, existing: &[Value]) -> Option<String> {
+    let new = Customization::from_object(object).ok()?;
+    for old in existing.iter().filter_map(|o| Customization::from_object(o).ok()) {
+        if old.name == new.name || old.spec.target != new.spec.target {
+            continue;
+        }
+        for operation in Operation::ALL.into_iter().filter(|op| *op != Operation::InterpretDependency) {
+            let scripted = |c: &Customization| {
+                rule_of(&c.spec.customizations, operation).is_some_and(|r| !r.lua_script.is_empty())
+            };
+            if scripted(&old) && scripted(&new) {
+                return Some(format!(
+                    "conflicting with InterpreterOperation({operation}) of existing ResourceInterpreterCustomization({})",
+                    old.name
+                ));
+            }
+        }
+    }
+    None
 }

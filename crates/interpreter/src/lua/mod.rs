@@ -89,7 +89,6 @@ impl Vm {
                 CallError::Runtime(Exhausted::Memory(self.limits.memory_bytes).to_string())
             }
             Failure::Lua(e) => CallError::Runtime(message(&e)),
-            Failure::Argument(m) => CallError::Runtime(m),
         })?;
         budget.stop();
         convert(&lua, rets)
@@ -104,7 +103,10 @@ impl Vm {
         if let Some(exhausted) = budget.exhausted() {
             return Err(exhausted.to_string());
         }
-        result.map_err(|e| message(&e))?;
+        result.map_err(|e| match e {
+            e if is_memory(&e) => Exhausted::Memory(self.limits.memory_bytes).to_string(),
+            e => message(&e),
+        })?;
         match lua.globals().raw_get::<LuaValue>(function) {
             Ok(LuaValue::Function(_)) => Ok(()),
             Ok(LuaValue::Nil) => Err(format!("not found function {function}")),
@@ -117,7 +119,6 @@ impl Vm {
 enum Failure {
     Script(String),
     Lua(mlua::Error),
-    Argument(String),
 }
 
 fn run(lua: &Lua, script: &str, function: &str, args: &[Arg<'_>], returns: usize) -> Result<Vec<LuaValue>, Failure> {
@@ -128,7 +129,7 @@ fn run(lua: &Lua, script: &str, function: &str, args: &[Arg<'_>], returns: usize
     let mut values = Vec::with_capacity(args.len());
     for arg in args {
         let value = match arg {
-            Arg::Json(v) => convert::to_lua(lua, v).map_err(|e| Failure::Argument(message(&e)))?,
+            Arg::Json(v) => convert::to_lua(lua, v).map_err(Failure::Lua)?,
             Arg::Int(n) => LuaValue::Number(*n as f64),
         };
         values.push(value);
