@@ -33,37 +33,9 @@ const ABSENT: [&str; 2] = ["coroutine", "gcinfo"];
 /// `string` functions upstream's safe string library leaves out.
 const STRING_ABSENT: [&str; 2] = ["dump", "gmatch"];
 
-/// Wraps pcall and xpcall so an error from a spent budget cannot be caught: the script sees
-/// its own errors as usual, but once a budget is spent every protected call re-raises.
-const PROTECTED_CALLS: &str = r#"
-local raw_pcall, raw_xpcall, spent = ...
-local function pass(ok, ...)
-  if not ok and spent() then error((...), 0) end
-  return ok, ...
-end
-pcall = function(...) return pass(raw_pcall(...)) end
-xpcall = function(...) return pass(raw_xpcall(...)) end
-"#;
-
-/// The longest pattern `string.find`, `match` and `gsub` take. Lua 5.1's matcher recurses in C
-/// about once per pattern item, out of reach of the instruction budget and with no depth limit
-/// of its own; a pattern this long keeps the recursion to a few hundred kilobytes of stack.
+/// The longest pattern `string.find`, `match` and `gsub` take: the matcher's C recursion stays
+/// within a few hundred kilobytes of stack.
 pub(super) const MAX_PATTERN_BYTES: usize = 1024;
-
-/// Wraps the pattern functions to refuse longer patterns.
-const BOUNDED_PATTERNS: &str = r#"
-local max = ...
-local string, error, type = string, error, type
-for _, name in ipairs({"find", "match", "gsub"}) do
-  local raw = string[name]
-  string[name] = function(s, pattern, ...)
-    if type(pattern) == "string" and #pattern > max then
-      error("bad argument #2 to '" .. name .. "' (pattern longer than " .. max .. " bytes)", 2)
-    end
-    return raw(s, pattern, ...)
-  end
-end
-"#;
 
 /// A fresh state with the sandbox's libraries, `limits` on memory, and `budget` counted by a
 /// hook.
@@ -94,12 +66,40 @@ pub(super) fn new_state(budget: &Budget, limits: &Limits) -> mlua::Result<Lua> {
             _ => Err(mlua::Error::runtime(format!("module {name} not found"))),
         })?,
     )?;
-    let spent_budget = budget.clone();
-    let spent = lua.create_function(move |_, ()| Ok(spent_budget.exhausted().is_some()))?;
-    let raw_pcall: LuaValue = globals.raw_get("pcall")?;
-    let raw_xpcall: LuaValue = globals.raw_get("xpcall")?;
-    lua.load(PROTECTED_CALLS).set_name("=sandbox").call::<()>((raw_pcall, raw_xpcall, spent))?;
-    lua.load(BOUNDED_PATTERNS).set_name("=sandbox").call::<()>(MAX_PATTERN_BYTES)?;
+    // pcall and xpcall re-raise once a budget is spent, so a script cannot catch the budget's
+    // error and carry on; its own errors it catches as usual. These wrappers (and the pattern
+    // bound below) are Rust functions: compiling them as Lua chunks cost a quarter of a fresh
+    // state's setup.
+    for name in ["pcall", "xpcall"] {
+        let raw: mlua::Function = globals.raw_get(name)?;
+        let budget = budget.clone();
+        let wrapped = lua.create_function(move |_, args: mlua::MultiValue| {
+            let out: mlua::MultiValue = raw.call(args)?;
+            match budget.exhausted() {
+                Some(e) if matches!(out.front(), Some(LuaValue::Boolean(false))) => {
+                    Err(mlua::Error::runtime(e.to_string()))
+                }
+                _ => Ok(out),
+            }
+        })?;
+        globals.raw_set(name, wrapped)?;
+    }
+    // Lua 5.1's pattern matcher recurses in C about once per pattern item, beyond the
+    // instruction budget and with no depth limit of its own; a bounded pattern bounds the stack.
+    for name in ["find", "match", "gsub"] {
+        let raw: mlua::Function = string.raw_get(name)?;
+        let wrapped = lua.create_function(move |_, args: mlua::MultiValue| {
+            if let Some(LuaValue::String(p)) = args.get(1)
+                && p.as_bytes().len() > MAX_PATTERN_BYTES
+            {
+                return Err(mlua::Error::runtime(format!(
+                    "bad argument #2 to '{name}' (pattern longer than {MAX_PATTERN_BYTES} bytes)"
+                )));
+            }
+            raw.call::<mlua::MultiValue>(args)
+        })?;
+        string.raw_set(name, wrapped)?;
+    }
 
     lua.set_memory_limit(limits.memory_bytes)?;
     let hook_budget = budget.clone();

@@ -143,7 +143,7 @@ fn patterns_are_bounded_so_the_matcher_cannot_exhaust_the_stack() {
     let script =
         "function InterpretHealth(obj) return string.find(string.rep('a', 5000), string.rep('a?', 100000)) ~= nil end";
     let message = runtime(health(&Vm::default(), script));
-    assert_eq!(message, "<string>:1: bad argument #2 to 'find' (pattern longer than 1024 bytes)");
+    assert_eq!(message, "bad argument #2 to 'find' (pattern longer than 1024 bytes)");
     let script =
         "function InterpretHealth(obj) return ('a.b'):find('.', 1, true) == 2 and ('xyz'):match('y(z)') == 'z' end";
     assert_eq!(health(&Vm::default(), script), Ok(true));
