@@ -96,6 +96,15 @@ impl Interpreter {
         *self.user.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(set);
     }
 
+    /// Replaces the user's customizations with those in `objects` (every
+    /// ResourceInterpreterCustomization there is). An object that is not one leaves the current
+    /// set in place, as upstream's config manager keeps its last good set when one fails to
+    /// convert.
+    pub fn set_customization_objects(&self, objects: &[Value]) -> Result<(), String> {
+        self.set_customizations(RuleSet::from_objects(objects)?);
+        Ok(())
+    }
+
     /// Which source answers `operation` for `target`, or `None` when nothing interprets it.
     pub fn source(&self, target: &Target, operation: Operation) -> Option<Source> {
         match self.scripts(target, operation) {

@@ -106,8 +106,14 @@ fn user_customizations_come_before_third_party_ones_and_native_comes_last() {
     assert_eq!(interpreter.source(&thing, Operation::InterpretHealth), Some(Source::Customization("mine".into())));
     assert!(block_on(interpreter.interpret_health(&object)).unwrap());
 
+    // A malformed object leaves the current set in place.
+    let broken = json!({"metadata": {"name": "broken"}, "spec": {"target": "not an object"}});
+    let err = interpreter.set_customization_objects(&[broken]).unwrap_err();
+    assert!(err.starts_with("ResourceInterpreterCustomization \"broken\": invalid type"), "{err}");
+    assert_eq!(interpreter.source(&thing, Operation::InterpretHealth), Some(Source::Customization("mine".into())));
+
     // Deleting the user's customizations hands the kind back to the shipped one.
-    interpreter.set_customizations(RuleSet::default());
+    interpreter.set_customization_objects(&[]).unwrap();
     assert_eq!(interpreter.source(&thing, Operation::InterpretHealth), Some(Source::ThirdParty("shipped".into())));
 }
 
