@@ -2,6 +2,7 @@
 
 mod convert;
 mod kube;
+mod operations;
 
 use std::time::Duration;
 
