@@ -11,6 +11,7 @@ mod thirdparty;
 
 use std::path::{Path, PathBuf};
 
+use karmadactl_interpreter::customization::validate;
 use karmadactl_interpreter::{Interpreter, Operation, RuleSet};
 use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use serde_json::{Value, json};
@@ -172,8 +173,16 @@ fn every_thirdparty_case_gives_upstreams_output() {
     assert!(!files.is_empty(), "no customizations.yaml under {}", fixtures().display());
     let (mut cases, mut failures) = (0, Vec::new());
     for file in files {
+        let customizations = documents(&file);
+        // Upstream's test loads every script first; admission's check here also runs the top
+        // level and wants the operation's function defined.
+        for customization in &customizations {
+            for (field, message) in validate(customization) {
+                failures.push(format!("{}: {field}: {message}", file.display()));
+            }
+        }
         let interpreter = Interpreter::new();
-        interpreter.set_customizations(RuleSet::from_objects(&documents(&file)).unwrap());
+        interpreter.set_customizations(RuleSet::from_objects(&customizations).unwrap());
         let mut tests = Vec::new();
         for entry in std::fs::read_dir(file.parent().unwrap().join("testdata")).unwrap() {
             tests.push(entry.unwrap().path());

@@ -1,17 +1,18 @@
 //! How an answer is compared with a case's expected output, as upstream's thirdparty_test.go
-//! compares: objects field by field with `{{EXCLUDE}}` fields left out, numbers by value,
-//! typed answers (requirements, components, dependencies) with quantities by value and empty
-//! lists and maps equal to absent ones, dependency and component lists in sorted order.
+//! compares: objects field by field with `{{EXCLUDE}}` fields left out and integers and floats
+//! apart, typed answers (requirements, components, dependencies) with quantities by value and
+//! empty lists and maps equal to absent ones, dependency and component lists in sorted order.
 
 use karmadactl_apimachinery::quantity::Quantity;
 use serde_json::Value;
 
 const EXCLUDE: &str = "{{EXCLUDE}}";
 
-/// Whether two JSON values are equal, numbers compared by value.
+/// Whether two JSON values are equal: an integer equals only an integer and a float only a
+/// float, as upstream's unstructured objects hold int64 and float64 apart.
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Number(x), Value::Number(y)) => x.is_f64() == y.is_f64() && x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
