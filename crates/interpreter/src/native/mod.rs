@@ -8,6 +8,7 @@
 mod fields;
 mod replica;
 mod resources;
+mod retain;
 mod revise_replica;
 
 use karmadactl_karmada_api::config::dependency::DependentObjectReference;
@@ -26,7 +27,7 @@ pub fn hook_enabled(target: &Target, operation: Operation) -> bool {
         Operation::InterpretReplica => replica::KINDS,
         Operation::InterpretComponent => &[],
         Operation::ReviseReplica => revise_replica::KINDS,
-        Operation::Retain => &[],
+        Operation::Retain => retain::KINDS,
         Operation::AggregateStatus => &[],
         // Kinds without their own handler have their whole status reflected.
         Operation::InterpretStatus => return true,
@@ -73,8 +74,7 @@ pub fn revise_replica(object: &Value, replicas: i64) -> Result<Value, InterpretE
 
 /// Retain: the desired manifest with the member-side fields of `observed` kept.
 pub fn retain(desired: &Value, observed: &Value) -> Result<Value, InterpretError> {
-    let _ = observed;
-    Err(not_found(Operation::Retain, desired))
+    retain::retain(desired, observed).unwrap_or_else(|| Err(not_found(Operation::Retain, desired)))
 }
 
 /// AggregateStatus: the template with its members' statuses added up.
