@@ -6,6 +6,7 @@
 //! without its own handler.
 
 mod fields;
+mod reflect_status;
 mod replica;
 mod resources;
 mod retain;
@@ -86,7 +87,7 @@ pub fn aggregate_status(object: &Value, items: &[AggregatedStatusItem]) -> Resul
 /// InterpretStatus: the status to keep from a member's copy (`None`: nothing to keep); the
 /// whole `.status` of a kind without its own handler.
 pub fn reflect_status(object: &Value) -> Result<Option<Value>, InterpretError> {
-    Ok(object.get("status").filter(|s| !s.is_null()).cloned())
+    reflect_status::reflect(object)
 }
 
 /// InterpretHealth: whether a member's copy is healthy.
