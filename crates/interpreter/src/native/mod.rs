@@ -5,6 +5,10 @@
 //! interpreter answers, except InterpretStatus, which keeps the whole `.status` of any kind
 //! without its own handler.
 
+mod aggregate_job;
+mod aggregate_load_balancer;
+mod aggregate_phase;
+mod aggregate_status;
 mod fields;
 mod reflect_status;
 mod replica;
@@ -29,7 +33,7 @@ pub fn hook_enabled(target: &Target, operation: Operation) -> bool {
         Operation::InterpretComponent => &[],
         Operation::ReviseReplica => revise_replica::KINDS,
         Operation::Retain => retain::KINDS,
-        Operation::AggregateStatus => &[],
+        Operation::AggregateStatus => aggregate_status::KINDS,
         // Kinds without their own handler have their whole status reflected.
         Operation::InterpretStatus => return true,
         Operation::InterpretHealth => &[],
@@ -80,8 +84,7 @@ pub fn retain(desired: &Value, observed: &Value) -> Result<Value, InterpretError
 
 /// AggregateStatus: the template with its members' statuses added up.
 pub fn aggregate_status(object: &Value, items: &[AggregatedStatusItem]) -> Result<Value, InterpretError> {
-    let _ = items;
-    Err(not_found(Operation::AggregateStatus, object))
+    aggregate_status::aggregate(object, items).unwrap_or_else(|| Err(not_found(Operation::AggregateStatus, object)))
 }
 
 /// InterpretStatus: the status to keep from a member's copy (`None`: nothing to keep); the
