@@ -10,6 +10,7 @@ mod aggregate_load_balancer;
 mod aggregate_phase;
 mod aggregate_status;
 mod fields;
+mod health;
 mod reflect_status;
 mod replica;
 mod resources;
@@ -36,7 +37,7 @@ pub fn hook_enabled(target: &Target, operation: Operation) -> bool {
         Operation::AggregateStatus => aggregate_status::KINDS,
         // Kinds without their own handler have their whole status reflected.
         Operation::InterpretStatus => return true,
-        Operation::InterpretHealth => &[],
+        Operation::InterpretHealth => health::KINDS,
         Operation::InterpretDependency => &[],
     };
     handles(table, target)
@@ -95,7 +96,7 @@ pub fn reflect_status(object: &Value) -> Result<Option<Value>, InterpretError> {
 
 /// InterpretHealth: whether a member's copy is healthy.
 pub fn interpret_health(object: &Value) -> Result<bool, InterpretError> {
-    Err(not_found(Operation::InterpretHealth, object))
+    health::healthy(object).ok_or_else(|| not_found(Operation::InterpretHealth, object))
 }
 
 /// InterpretDependency: the objects the workload needs in the same clusters, verified.
