@@ -9,6 +9,7 @@ mod aggregate_job;
 mod aggregate_load_balancer;
 mod aggregate_phase;
 mod aggregate_status;
+mod dependencies;
 mod fields;
 mod health;
 mod reflect_status;
@@ -24,6 +25,8 @@ use serde_json::Value;
 
 use crate::{InterpretError, Operation, Replicas, Target};
 
+pub use dependencies::verify_dependencies;
+
 /// A kind a handler table names: apiVersion and kind.
 type Gvk = (&'static str, &'static str);
 
@@ -38,7 +41,7 @@ pub fn hook_enabled(target: &Target, operation: Operation) -> bool {
         // Kinds without their own handler have their whole status reflected.
         Operation::InterpretStatus => return true,
         Operation::InterpretHealth => health::KINDS,
-        Operation::InterpretDependency => &[],
+        Operation::InterpretDependency => dependencies::KINDS,
     };
     handles(table, target)
 }
@@ -101,7 +104,10 @@ pub fn interpret_health(object: &Value) -> Result<bool, InterpretError> {
 
 /// InterpretDependency: the objects the workload needs in the same clusters, verified.
 pub fn dependencies(object: &Value) -> Result<Vec<DependentObjectReference>, InterpretError> {
-    let _ = object;
-    let message = "default interpreter for operation InterpretDependency not found";
-    Err(invalid(Operation::InterpretDependency, message))
+    let Some(deps) = dependencies::dependencies(object) else {
+        let message = "default interpreter for operation InterpretDependency not found";
+        return Err(invalid(Operation::InterpretDependency, message));
+    };
+    verify_dependencies(&deps).map_err(|message| invalid(Operation::InterpretDependency, message))?;
+    Ok(deps)
 }
