@@ -152,3 +152,19 @@ fn an_empty_node_selector_is_still_a_claim_but_empty_tolerations_are_not() {
     assert_eq!(req(json!({"tolerations": []})).requirements, None);
     assert_eq!(req(json!({})).requirements, None, "nothing requested, no constraints");
 }
+
+#[test]
+fn fractions_of_a_unit_round_up() {
+    let pod_spec = json!({"containers": [
+        {"name": "a", "resources": {"requests": {"cpu": "100u", "memory": "1500m", "pods": "1"}}}
+    ]});
+    let rr = replicas(&with_template("apps/v1", "Deployment", json!({}), pod_spec))
+        .unwrap()
+        .requirements
+        .unwrap()
+        .resource_request
+        .unwrap();
+    assert_eq!(rr["cpu"].0, "1m", "a tenth of a millicore is one");
+    assert_eq!(rr["memory"].0, "2", "one and a half bytes are two");
+    assert_eq!(rr["pods"].0, "1");
+}

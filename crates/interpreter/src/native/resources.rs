@@ -59,7 +59,10 @@ fn amounts(list: &Map<String, Value>) -> Vec<(String, i64)> {
         .filter(|(name, _)| counted(name))
         .filter_map(|(name, v)| {
             let q = quantity::Quantity::parse(&quantity_text(v)?).ok()?;
-            let millis = i64::try_from(q.millis()).ok()?;
+            // Kubernetes rounds up (MilliValue, Value); a quantity finer than a milli-unit
+            // is one that prints with a micro or nano suffix.
+            let finer = q.to_string().ends_with(['u', 'n']);
+            let millis = i64::try_from(q.millis()).ok()?.checked_add(i64::from(finer))?;
             let amount = if name == CPU { millis } else { millis.div_euclid(1000) + i64::from(millis % 1000 != 0) };
             Some((name.clone(), amount))
         })
