@@ -147,3 +147,25 @@ fn verification_lists_every_problem() {
     .unwrap();
     assert_eq!(verify_dependencies(&good), Ok(()));
 }
+
+#[test]
+fn finds_what_a_pod_template_refers_to() {
+    let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"namespace": "ns"}, "spec": {"template": {"spec": {
+        "serviceAccountName": "robot",
+        "volumes": [{"configMap": {"name": "cfg"}}, {"secret": {"secretName": "tls"}},
+                    {"persistentVolumeClaim": {"claimName": "data"}}],
+        "containers": [{"envFrom": [{"configMapRef": {"name": "env"}}],
+                        "env": [{"valueFrom": {"secretKeyRef": {"name": "pw"}}}]}],
+    }}}});
+    assert_eq!(
+        names(&dependencies(&d).unwrap()),
+        [
+            pair("ConfigMap", "cfg"),
+            pair("ConfigMap", "env"),
+            pair("Secret", "pw"),
+            pair("Secret", "tls"),
+            pair("ServiceAccount", "robot"),
+            pair("PersistentVolumeClaim", "data"),
+        ]
+    );
+}
