@@ -4,6 +4,7 @@
 //! statuses, hostnames first in order, then by IP.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use serde_json::{Map, Value};
@@ -42,18 +43,25 @@ fn with_ingress(object: &Value, items: &[AggregatedStatusItem]) -> Value {
 /// One entry per (hostname, IP, IP mode), the last one seen carrying the union of the
 /// entries' ports, sorted.
 fn dedupe_and_sort(points: Vec<Value>) -> Vec<Value> {
+    // Indexed by key so many members with many points stay O(n log n).
     let key = |p: &Value| {
-        (fields::string(p, "/hostname").to_string(), fields::string(p, "/ip").to_string(), p.get("ipMode").cloned())
+        let mode = p["ipMode"].as_str().map(str::to_string);
+        (fields::string(p, "/hostname").to_string(), fields::string(p, "/ip").to_string(), mode)
     };
+    let mut index: BTreeMap<(String, String, Option<String>), usize> = BTreeMap::new();
     let mut merged: Vec<(Value, Vec<Value>)> = Vec::new();
     for point in points {
         let ports = fields::list(&point, "/ports").to_vec();
-        match merged.iter_mut().find(|(p, _)| key(p) == key(&point)) {
-            Some((existing, existing_ports)) => {
-                *existing = point;
-                existing_ports.extend(ports);
+        let k = key(&point);
+        match index.get(&k) {
+            Some(&i) => {
+                merged[i].0 = point;
+                merged[i].1.extend(ports);
             }
-            None => merged.push((point, ports)),
+            None => {
+                index.insert(k, merged.len());
+                merged.push((point, ports));
+            }
         }
     }
     let mut out: Vec<Value> = merged

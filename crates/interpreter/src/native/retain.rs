@@ -2,6 +2,8 @@
 //! member's own control plane sets, carried from the member's copy (`observed`) into the
 //! manifest Karmada applies (`desired`) so an update does not clear them.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
 use super::{Gvk, fields, invalid};
@@ -157,11 +159,9 @@ fn retain_service(out: &mut Value, observed: &Value) {
 /// controller added) after the desired ones, each name once.
 fn merge_by_name(out: &mut Value, observed: &Value, field: &str) {
     let mut merged: Vec<Value> = fields::list(out, &format!("/{field}")).to_vec();
-    let mut names: Vec<String> = merged.iter().map(|s| fields::string(s, "/name").to_string()).collect();
+    let mut names: BTreeSet<String> = merged.iter().map(|s| fields::string(s, "/name").to_string()).collect();
     for secret in fields::list(observed, &format!("/{field}")) {
-        let name = fields::string(secret, "/name").to_string();
-        if !names.contains(&name) {
-            names.push(name);
+        if names.insert(fields::string(secret, "/name").to_string()) {
             merged.push(secret.clone());
         }
     }
