@@ -228,7 +228,7 @@ impl Interpreter {
         for rule in rules {
             let refs =
                 self.vm.get_dependencies(&rule.script, object).map_err(|e| e.into_error(op, source.to_string()))?;
-            dependencies::verify(&refs).map_err(|message| InterpretError::InvalidResult {
+            native::verify_dependencies(&refs).map_err(|message| InterpretError::InvalidResult {
                 operation: op,
                 source_name: source.to_string(),
                 message,

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use karmadactl_apimachinery::is_qualified_name;
 use karmadactl_apimachinery::quantity::Quantity;
 use serde_json::{Map, Value, json};
 
@@ -26,11 +27,15 @@ fn units(name: &str, q: &Quantity) -> i128 {
     n.div_euclid(per) + i128::from(n.rem_euclid(per) != 0)
 }
 
-/// Upstream's `IsScalarResourceName`: extended, hugepages, prefixed native and attachable
+/// Upstream's `IsScalarResourceName`: extended (domain-prefixed outside kubernetes.io, a
+/// qualified name once prefixed with `requests.`), hugepages, prefixed native and attachable
 /// volume resources; other names (like `storage`) are not counted.
 fn is_scalar(name: &str) -> bool {
     let prefixed_native = name.contains("kubernetes.io/");
-    let extended = name.contains('/') && !prefixed_native && !name.starts_with("requests.");
+    let extended = name.contains('/')
+        && !prefixed_native
+        && !name.starts_with("requests.")
+        && is_qualified_name(&format!("requests.{name}")).is_empty();
     extended || prefixed_native || name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")
 }
 
