@@ -1,12 +1,16 @@
 //! The `kube` library scripts load with `require("kube")` (upstream's `luavm/kube.go`):
 //! `resourceAdd`, `accuratePodRequirements`, `getPodDependencies` and `getResourceQuantity`,
-//! with upstream's argument checks and error texts.
+//! with upstream's argument checks and error texts. The pod helpers are upstream's
+//! `GenerateReplicaRequirements` and `GetDependenciesFromPodTemplate`, which the native
+//! interpreter answers for a Pod: the template is handed to it as one.
 
 use karmadactl_apimachinery::quantity::Quantity;
+use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{convert, empty_fields, pod};
+use super::{convert, empty_fields};
+use crate::native;
 
 /// The name scripts require.
 pub(super) const NAME: &str = "kube";
@@ -81,16 +85,29 @@ fn template_arg(args: &MultiValue, function: &str) -> mlua::Result<Value> {
     Ok(json)
 }
 
+/// The pod a template makes in `namespace`, as upstream's `GeneratePodFromTemplateAndNamespace`.
+fn pod(template: &Value, namespace: Option<&str>) -> Value {
+    let mut pod = json!({"apiVersion": "v1", "kind": "Pod", "spec": template["spec"]});
+    if let Some(ns) = namespace {
+        pod["metadata"] = json!({ "namespace": ns });
+    }
+    pod
+}
+
 /// `accuratePodRequirements(podTemplate)`: what one replica needs.
 fn accurate_pod_requirements(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
     if args.len() != 1 {
         return Err(error("getPodRequirements only accepts one argument"));
     }
     let template = template_arg(&args, "accuratePodRequirements")?;
-    match pod::requirements(&template)
-        .map_err(|e| error(format!("fail to convert lua value to PodTemplateSpec: {e}")))?
-    {
-        Some(requirements) => convert::to_lua(lua, &requirements),
+    let requirements = native::replicas(&pod(&template, None)).ok().and_then(|r| r.requirements);
+    match requirements {
+        // Upstream sets the priority class only behind its ResourceQuotaEstimate gate (off).
+        Some(r) => convert::to_lua(
+            lua,
+            &serde_json::to_value(ReplicaRequirements { priority_class_name: None, ..r })
+                .map_err(mlua::Error::external)?,
+        ),
         None => Ok(LuaValue::Nil),
     }
 }
@@ -108,5 +125,11 @@ fn get_pod_dependencies(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
         LuaValue::Number(n) => convert::number(*n).map(|v| v.to_string()).unwrap_or_else(|_| n.to_string()),
         other => return Err(type_error(2, "getPodDependencies", "string", other)),
     };
-    convert::to_lua(lua, &pod::dependencies(&template, &namespace))
+    // Upstream hands back a nil list when the pod needs nothing.
+    match native::dependencies(&pod(&template, Some(&namespace))) {
+        Ok(refs) if !refs.is_empty() => {
+            convert::to_lua(lua, &serde_json::to_value(refs).map_err(mlua::Error::external)?)
+        }
+        _ => Ok(LuaValue::Nil),
+    }
 }

@@ -17,7 +17,6 @@ mod empty_fields;
 mod kube;
 pub(crate) mod operations;
 mod os;
-mod pod;
 mod sandbox;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
