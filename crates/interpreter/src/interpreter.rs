@@ -54,7 +54,9 @@ pub struct Replicas {
 }
 
 /// The resource interpreter. Cheap to share behind an `Arc`; its sources are replaced as the
-/// objects that configure them change.
+/// objects that configure them change. A Lua rule runs on the calling thread, for at most its
+/// time budget ([`Limits`], one second by default): a caller on an async runtime with many
+/// scripts to run may want a blocking thread for them.
 #[derive(Default)]
 pub struct Interpreter {
     /// The user's customizations, replaced whole as the objects change.
@@ -120,8 +122,8 @@ impl Interpreter {
         if let Some(first) = rules.first() {
             return Some((Source::Customization(first.source.clone()), rules));
         }
-        // Interpreter webhooks (ResourceInterpreterWebhookConfiguration) are asked here, after
-        // the user's customizations and before the third-party ones.
+        // WEBHOOKS: interpreter webhooks (ResourceInterpreterWebhookConfiguration) belong here,
+        // after the user's customizations and before the third-party ones; not wired yet.
         let rules: Vec<Rule> = self.third_party.rules(target, operation).into_iter().cloned().collect();
         let first = rules.first()?;
         Some((Source::ThirdParty(first.source.clone()), rules))
