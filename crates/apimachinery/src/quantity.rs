@@ -73,12 +73,13 @@ impl Quantity {
         };
         // Nano-units: shift by 9 more decimal places; anything finer than a nano-unit rounds
         // up, as Kubernetes rounds quantities up to its smallest scale.
-        let shift = exp10 + 9;
+        let shift = exp10.checked_add(9).ok_or_else(bad)?;
         let scaled = if shift >= 0 {
             mantissa.checked_mul(10i128.checked_pow(shift as u32).ok_or_else(bad)?).ok_or_else(bad)?
         } else {
-            let div = 10i128.checked_pow((-shift) as u32).unwrap_or(i128::MAX);
-            (mantissa + div - 1) / div
+            let div = 10i128.checked_pow(shift.unsigned_abs()).unwrap_or(i128::MAX);
+            // Rounded up without `mantissa + div - 1`, which overflows for tiny exponents.
+            mantissa / div + i128::from(mantissa % div != 0)
         };
         let nanos = scaled.checked_mul(multiplier).ok_or_else(bad)?;
         Ok(Self { nanos: if negative { -nanos } else { nanos }, binary })
@@ -108,7 +109,8 @@ impl Quantity {
 }
 
 fn exp(exp10: &mut i32, by: i32) -> i128 {
-    *exp10 += by;
+    // Saturating: an exponent past i32 is refused as too large (or rounds to one nano-unit).
+    *exp10 = exp10.saturating_add(by);
     1
 }
 
@@ -171,6 +173,10 @@ mod tests {
             assert_eq!(q(input).to_string(), printed, "{input}");
         }
         assert_eq!(q("-1").millis(), -1000);
+        // Exponents far beyond any resource neither overflow nor panic.
+        assert_eq!(q("5e-100").to_string(), "1n");
+        assert!(Quantity::parse("1e2147483647").is_err());
+        assert_eq!(q("1e-2147483648").to_string(), "1n");
     }
 
     #[test]

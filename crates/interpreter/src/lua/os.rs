@@ -1,7 +1,7 @@
 //! The safe `os` library upstream gives scripts (its lifted `oslib_safe`): `os.time` and
 //! `os.date` only, with upstream's formats. Conditions a script stamps with `os.date` need them.
 
-use jiff::{Timestamp, Zoned, civil, tz::TimeZone};
+use jiff::{Span, Timestamp, Zoned, civil, tz::TimeZone};
 use mlua::{Lua, Table, Value as LuaValue};
 
 /// The `os` table.
@@ -24,19 +24,22 @@ fn time(_: &Lua, table: Option<Table>) -> mlua::Result<f64> {
             _ => default,
         }
     };
-    // Go's time.Date normalises out-of-range parts; a date Go would carry over is refused.
-    let part = |v: i64| i8::try_from(v).map_err(|_| mlua::Error::runtime("field out of range in os.time"));
-    let year = i16::try_from(field("year", -1)).map_err(|_| mlua::Error::runtime("year out of range in os.time"))?;
-    let dt = civil::DateTime::new(
-        year,
-        part(field("month", -1))?,
-        part(field("day", -1))?,
-        part(field("hour", 12))?,
-        part(field("min", 0))?,
-        part(field("sec", 0))?,
-        0,
-    )
-    .map_err(|e| mlua::Error::runtime(format!("os.time: {e}")))?;
+    // Go's time.Date carries out-of-range parts over (month 13 is January of the next year,
+    // day 0 the last of the previous month): the parts are added to the year's first instant.
+    let out_of_range = |e: jiff::Error| mlua::Error::runtime(format!("os.time: {e}"));
+    let year = i16::try_from(field("year", -1)).map_err(|_| mlua::Error::runtime("os.time: year out of range"))?;
+    // One part at a time: a jiff span has one sign for all its units, and parts may differ.
+    let parts = [
+        Span::new().try_months(field("month", -1).saturating_sub(1)),
+        Span::new().try_days(field("day", -1).saturating_sub(1)),
+        Span::new().try_hours(field("hour", 12)),
+        Span::new().try_minutes(field("min", 0)),
+        Span::new().try_seconds(field("sec", 0)),
+    ];
+    let mut dt = civil::DateTime::new(year, 1, 1, 0, 0, 0, 0).map_err(out_of_range)?;
+    for part in parts {
+        dt = dt.checked_add(part.map_err(out_of_range)?).map_err(out_of_range)?;
+    }
     let zoned = dt.to_zoned(TimeZone::system()).map_err(|e| mlua::Error::runtime(format!("os.time: {e}")))?;
     Ok(zoned.timestamp().as_second() as f64)
 }
@@ -50,7 +53,11 @@ fn date(lua: &Lua, (format, at): (Option<String>, Option<i64>)) -> mlua::Result<
         format = rest.trim_start_matches('!').to_string();
     }
     let when = match at {
-        Some(s) => Timestamp::from_second(s).map_err(|e| mlua::Error::runtime(format!("os.date: {e}")))?,
+        // Upstream reads a given time in local time, `!` or not.
+        Some(s) => {
+            zone = TimeZone::system();
+            Timestamp::from_second(s).map_err(|e| mlua::Error::runtime(format!("os.date: {e}")))?
+        }
         None => Timestamp::now(),
     };
     let t = when.to_zoned(zone);
@@ -119,6 +126,19 @@ fn strftime(t: &Zoned, format: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::strftime;
+
+    #[test]
+    fn os_time_carries_out_of_range_parts_over_as_go_does() {
+        let lua = mlua::Lua::new();
+        lua.globals().set("os", super::library(&lua).unwrap()).unwrap();
+        let same = "return os.time({year = 2024, month = 13, day = 1, hour = 0}) == os.time({year = 2025, month = 1, day = 1, hour = 0}) \
+                    and os.time({year = 2024, month = 3, day = 0, hour = 0}) == os.time({year = 2024, month = 2, day = 29, hour = 0}) \
+                    and os.time({year = 2024, month = 1, day = 1, hour = 0, sec = 3600}) == os.time({year = 2024, month = 1, day = 1, hour = 1})";
+        assert!(lua.load(same).eval::<bool>().unwrap());
+        // Parts beyond any calendar are an error, not an overflow.
+        let err = lua.load("return os.time({year = 2024, month = -1e300, day = 1})").eval::<f64>().unwrap_err();
+        assert!(err.to_string().contains("os.time:"), "{err}");
+    }
 
     #[test]
     fn upstream_formats_and_unknown_directives_kept() {

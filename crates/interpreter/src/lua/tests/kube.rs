@@ -89,10 +89,11 @@ fn pod_dependencies_name_config_maps_secrets_accounts_and_claims() {
 fn quantities_add_and_read_as_numbers() {
     let got = run(
         "result.sum = kube.resourceAdd('1', '500m', nil) result.gi = kube.resourceAdd('1Gi', '512Mi') \
+         result.tiny = kube.resourceAdd('5e-100') \
          result.n = kube.getResourceQuantity('1500m') result.m = kube.getResourceQuantity('2Ki')",
         json!({}),
     );
-    assert_eq!(got, Ok(json!({"sum": "1500m", "gi": "1536Mi", "n": 1.5, "m": 2048})));
+    assert_eq!(got, Ok(json!({"sum": "1500m", "gi": "1536Mi", "tiny": "1n", "n": 1.5, "m": 2048})));
 }
 
 #[test]
