@@ -78,6 +78,30 @@ impl Vm {
         returns: usize,
         convert: impl FnOnce(&Lua, Vec<LuaValue>) -> Result<R, CallError>,
     ) -> Result<R, CallError> {
+        // A panic in a library function or a converter is a bug, but must not take the
+        // engine's thread with it: the call's state is dropped whole, so nothing it touched
+        // survives, and the panic becomes the call's error.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.call_inner(script, function, args, returns, convert)
+        }))
+        .unwrap_or_else(|panic| {
+            let text = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(CallError::Runtime(format!("the interpreter failed internally: {text}")))
+        })
+    }
+
+    fn call_inner<R>(
+        &self,
+        script: &str,
+        function: &str,
+        args: &[Arg<'_>],
+        returns: usize,
+        convert: impl FnOnce(&Lua, Vec<LuaValue>) -> Result<R, CallError>,
+    ) -> Result<R, CallError> {
         let budget = Budget::new(&self.limits);
         let lua = sandbox::new_state(&budget, &self.limits).map_err(|e| CallError::Runtime(message(&e)))?;
         let outcome = run(&lua, script, function, args, returns);

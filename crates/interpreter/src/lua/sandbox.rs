@@ -40,7 +40,9 @@ pub(super) const MAX_PATTERN_BYTES: usize = 1024;
 /// A fresh state with the sandbox's libraries, `limits` on memory, and `budget` counted by a
 /// hook.
 pub(super) fn new_state(budget: &Budget, limits: &Limits) -> mlua::Result<Lua> {
-    let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH, LuaOptions::default())?;
+    // A Rust panic is not the script's to catch with pcall: it ends the call (see Vm::call).
+    let options = LuaOptions::new().catch_rust_panics(false);
+    let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH, options)?;
     let globals = lua.globals();
     for name in DISABLED {
         let text = format!("call function {name} is not supported in karmada customized resourceinterpreter.");

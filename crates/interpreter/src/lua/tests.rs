@@ -149,3 +149,20 @@ fn patterns_are_bounded_so_the_matcher_cannot_exhaust_the_stack() {
         "function InterpretHealth(obj) return ('a.b'):find('.', 1, true) == 2 and ('xyz'):match('y(z)') == 'z' end";
     assert_eq!(health(&Vm::default(), script), Ok(true));
 }
+
+#[test]
+fn a_panic_inside_a_call_becomes_the_calls_error() {
+    let vm = Vm::default();
+    let result: Result<(), CallError> =
+        vm.call("function F() return 1 end", "F", &[], 1, |_, _| panic!("converter bug"));
+    assert_eq!(result, Err(CallError::Runtime("the interpreter failed internally: converter bug".into())));
+    // A panic in a Rust function that Lua called crosses the Lua frames and ends the same way.
+    let result: Result<(), CallError> = vm.call("function F() return 1 end", "F", &[], 1, |lua, _| {
+        let bad = lua.create_function(|_, ()| -> mlua::Result<()> { panic!("library bug") }).unwrap();
+        let protected = lua.load("return function(f) return pcall(f) end").eval::<mlua::Function>().unwrap();
+        protected.call::<()>(bad).map_err(|e| CallError::Runtime(e.to_string()))
+    });
+    assert_eq!(result, Err(CallError::Runtime("the interpreter failed internally: library bug".into())));
+    // The VM is unharmed.
+    assert_eq!(health(&vm, "function InterpretHealth(obj) return true end"), Ok(true));
+}
