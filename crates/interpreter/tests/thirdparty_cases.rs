@@ -137,12 +137,6 @@ mod erased {
     }
 }
 
-/// Cases whose script lists a table's entries with `pairs`, which walks a gopher-lua table in
-/// insertion order and a Lua 5.1 table in hash order: the answer holds the same entries in
-/// another order. Checked to differ in order only, so a stale entry here fails the test.
-const KNOWN_ORDER_DIFFERENCES: [&str; 1] =
-    ["kubeflow.org/v2beta1/MPIJob/testdata/aggregatestatus-test.yaml / MPIJob with failed cluster"];
-
 /// Whether an answer matches the expected output of `key`.
 fn matches(key: &str, expected: &Value, actual: &Value) -> bool {
     match key {
@@ -205,14 +199,6 @@ fn every_thirdparty_case_gives_upstreams_output() {
                         failures.push(format!("{at}: output key '{key}' is not an answer of this operation"));
                         continue;
                     };
-                    if KNOWN_ORDER_DIFFERENCES.contains(&at.as_str()) {
-                        // The answer must differ from upstream's only in the order of lists.
-                        let (e, a) = (compare::unordered(expected), compare::unordered(actual));
-                        if matches(key, expected, actual) || !matches(key, &e, &a) {
-                            failures.push(format!("{at}: expected to differ from upstream's {key} in list order only"));
-                        }
-                        continue;
-                    }
                     if !matches(key, expected, actual) {
                         failures.push(format!(
                             "{at}: unexpected {key}\nexpected: {}\ngot:      {}",

@@ -16,7 +16,9 @@ pub(crate) mod convert;
 mod empty_fields;
 mod kube;
 pub(crate) mod operations;
+mod ordered;
 mod os;
+mod rewrite;
 mod sandbox;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
@@ -125,7 +127,7 @@ impl Vm {
     pub(crate) fn check(&self, script: &str, function: &str) -> Result<(), String> {
         let budget = Budget::new(&self.limits);
         let lua = sandbox::new_state(&budget, &self.limits).map_err(|e| message(&e))?;
-        let result = lua.load(script).set_name("=<string>").exec();
+        let result = lua.load(&*rewrite::ordered_constructors(script)).set_name("=<string>").exec();
         if let Some(exhausted) = budget.exhausted() {
             return Err(exhausted.to_string());
         }
@@ -148,7 +150,7 @@ enum Failure {
 }
 
 fn run(lua: &Lua, script: &str, function: &str, args: &[Arg<'_>], returns: usize) -> Result<Vec<LuaValue>, Failure> {
-    lua.load(script).set_name("=<string>").exec().map_err(|e| match e {
+    lua.load(&*rewrite::ordered_constructors(script)).set_name("=<string>").exec().map_err(|e| match e {
         mlua::Error::SyntaxError { message, .. } => Failure::Script(message),
         other => Failure::Lua(other),
     })?;

@@ -7,7 +7,7 @@
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Value as LuaValue, VmState};
 
 use super::budget::{Budget, CHECK_EVERY, Limits};
-use super::{kube, os};
+use super::{kube, ordered, os};
 
 /// Base functions upstream replaces with one that raises an error.
 const DISABLED: [&str; 14] = [
@@ -61,6 +61,7 @@ pub(super) fn new_state(budget: &Budget, limits: &Limits) -> mlua::Result<Lua> {
     // Scripts may print while they are written; the engine has nowhere to show it.
     globals.raw_set("print", lua.create_function(|_, _: mlua::MultiValue| Ok(()))?)?;
     globals.raw_set("os", os::library(&lua)?)?;
+    ordered::install(&lua)?;
     globals.raw_set(
         "require",
         lua.create_function(|lua, name: String| match name.as_str() {

@@ -3,6 +3,7 @@
 mod convert;
 mod kube;
 mod operations;
+mod ordered;
 
 use std::time::Duration;
 

@@ -120,17 +120,3 @@ pub fn sorted(list: &Value, fields: &[&str]) -> Value {
     items.sort_by_key(key);
     Value::Array(items)
 }
-
-/// The value with every list sorted by its items' JSON text, to compare entries regardless of
-/// their order.
-pub fn unordered(value: &Value) -> Value {
-    match value {
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), unordered(v))).collect()),
-        Value::Array(items) => {
-            let mut items: Vec<Value> = items.iter().map(unordered).collect();
-            items.sort_by_key(|v| v.to_string());
-            Value::Array(items)
-        }
-        other => other.clone(),
-    }
-}
