@@ -83,10 +83,25 @@ impl Vm {
         // A panic in a library function or a converter is a bug, but must not take the
         // engine's thread with it: the call's state is dropped whole, so nothing it touched
         // survives, and the panic becomes the call's error.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.call_inner(script, function, args, returns, convert)
-        }))
-        .unwrap_or_else(|panic| {
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let budget = Budget::new(&self.limits);
+            let lua = sandbox::new_state(&budget, &self.limits).map_err(|e| CallError::Runtime(message(&e)))?;
+            let outcome = run(&lua, script, function, args, returns);
+            // A budget that ran out names itself, whatever the script made of the error on the way.
+            if let Some(exhausted) = budget.exhausted() {
+                return Err(CallError::Runtime(exhausted.to_string()));
+            }
+            let rets = outcome.map_err(|e| match e {
+                Failure::Script(m) => CallError::Script(m),
+                Failure::Lua(e) if is_memory(&e) => {
+                    CallError::Runtime(Exhausted::Memory(self.limits.memory_bytes).to_string())
+                }
+                Failure::Lua(e) => CallError::Runtime(message(&e)),
+            })?;
+            budget.stop();
+            convert(&lua, rets)
+        }));
+        attempt.unwrap_or_else(|panic| {
             let text = panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_string())
@@ -94,32 +109,6 @@ impl Vm {
                 .unwrap_or_default();
             Err(CallError::Runtime(format!("the interpreter failed internally: {text}")))
         })
-    }
-
-    fn call_inner<R>(
-        &self,
-        script: &str,
-        function: &str,
-        args: &[Arg<'_>],
-        returns: usize,
-        convert: impl FnOnce(&Lua, Vec<LuaValue>) -> Result<R, CallError>,
-    ) -> Result<R, CallError> {
-        let budget = Budget::new(&self.limits);
-        let lua = sandbox::new_state(&budget, &self.limits).map_err(|e| CallError::Runtime(message(&e)))?;
-        let outcome = run(&lua, script, function, args, returns);
-        // A budget that ran out names itself, whatever the script made of the error on the way.
-        if let Some(exhausted) = budget.exhausted() {
-            return Err(CallError::Runtime(exhausted.to_string()));
-        }
-        let rets = outcome.map_err(|e| match e {
-            Failure::Script(m) => CallError::Script(m),
-            Failure::Lua(e) if is_memory(&e) => {
-                CallError::Runtime(Exhausted::Memory(self.limits.memory_bytes).to_string())
-            }
-            Failure::Lua(e) => CallError::Runtime(message(&e)),
-        })?;
-        budget.stop();
-        convert(&lua, rets)
     }
 
     /// Whether `script` compiles in the sandbox and defines `function` (upstream's admission
