@@ -3,13 +3,13 @@
 //!
 //! Every call gets a fresh state: the script is loaded, its function called with the
 //! arguments converted from JSON, and the results handed to a converter while the state is
-//! alive. A fresh sandboxed state costs about 40 µs (measured: 28 µs for mlua's state with three
-//! libraries, 13 µs for the sandbox's functions), under half of a typical call (100-130
-//! µs for CloneSet's scripts, benches/lua_calls.rs), which compiles the script anyway as upstream
-//! does on every call. A pooled state would save that but must have every global and library
-//! table restored after each call, which scripts can replace or mutate in place; a fresh state
-//! is isolation by construction, and a budget that ran out cannot leave it half-broken for the
-//! next call.
+//! alive. A fresh sandboxed state costs about 45 µs (measured: 28 µs for mlua's state with three
+//! libraries, the rest for the sandbox's functions and ordered tables), under half of a typical
+//! call (110-170 µs for CloneSet's scripts, benches/lua_calls.rs), which compiles the script
+//! anyway as upstream does on every call. A pooled state would save that but must have every
+//! global and library table restored after each call, which scripts can replace or mutate in
+//! place; a fresh state is isolation by construction, and a budget that ran out cannot leave it
+//! half-broken for the next call.
 
 mod budget;
 pub(crate) mod convert;

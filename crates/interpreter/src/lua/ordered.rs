@@ -19,8 +19,8 @@ const MAX_ARRAY_INDEX: f64 = 67_108_864.0;
 
 /// Installs the ordered-table constructor and the ordered `pairs` in `lua`.
 pub(super) fn install(lua: &Lua) -> mlua::Result<()> {
-    // Per table: the keys in first-set order and the set of keys seen, held weakly so a table
-    // the script drops is collected with its record.
+    // Per table: the keys in the order they were set, held weakly so a table the script drops
+    // is collected with its record.
     let records = lua.create_table()?;
     let weak = lua.create_table()?;
     weak.raw_set("__mode", "k")?;
@@ -35,21 +35,16 @@ pub(super) fn install(lua: &Lua) -> mlua::Result<()> {
             if value.is_nil() || array_index(&key) {
                 return Ok(());
             }
-            let record = match log.raw_get::<Option<Table>>(&table)? {
-                Some(r) => r,
+            // A key set, removed and set again is listed twice; pairs keeps its first place.
+            let keys = match log.raw_get::<Option<Table>>(&table)? {
+                Some(keys) => keys,
                 None => {
-                    let r = lua.create_table()?;
-                    r.raw_set(1, lua.create_table()?)?;
-                    r.raw_set(2, lua.create_table()?)?;
-                    log.raw_set(&table, &r)?;
-                    r
+                    let keys = lua.create_table()?;
+                    log.raw_set(&table, &keys)?;
+                    keys
                 }
             };
-            let (keys, seen): (Table, Table) = (record.raw_get(1)?, record.raw_get(2)?);
-            if seen.raw_get::<LuaValue>(key.clone())?.is_nil() {
-                seen.raw_set(key.clone(), true)?;
-                keys.raw_push(key)?;
-            }
+            keys.raw_push(key)?;
             Ok(())
         })?,
     )?;
@@ -99,24 +94,17 @@ fn pairs(lua: &Lua, records: &Table, value: LuaValue) -> mlua::Result<MultiValue
     }
     indexed.sort_by(|a, b| as_index(a).total_cmp(&as_index(b)));
     let mut keys = indexed;
-    let seen = match records.raw_get::<Option<Table>>(&table)? {
-        Some(record) => {
-            let recorded: Table = record.raw_get(1)?;
-            for k in recorded.sequence_values::<LuaValue>() {
-                let k = k?;
-                if !table.raw_get::<LuaValue>(k.clone())?.is_nil() {
-                    keys.push(k);
-                }
+    if let Some(recorded) = records.raw_get::<Option<Table>>(&table)? {
+        let mut listed = Listed::default();
+        for k in recorded.sequence_values::<LuaValue>() {
+            let k = k?;
+            if listed.insert(&k) && !table.raw_get::<LuaValue>(k.clone())?.is_nil() {
+                keys.push(k);
             }
-            Some(record.raw_get::<Table>(2)?)
         }
-        None => None,
-    };
-    for k in others {
-        if seen.as_ref().map_or(Ok(true), |s| s.raw_get::<LuaValue>(k.clone()).map(|v| v.is_nil()))? {
-            keys.push(k);
-        }
+        others.retain(|k| !listed.contains(k));
     }
+    keys.extend(others);
     let mut next = 0;
     let target = table.clone();
     let iterator: Function = lua.create_function_mut(move |_, _: MultiValue| {
@@ -131,4 +119,34 @@ fn pairs(lua: &Lua, records: &Table, value: LuaValue) -> mlua::Result<MultiValue
         Ok((LuaValue::Nil, LuaValue::Nil))
     })?;
     Ok(MultiValue::from_vec(vec![LuaValue::Function(iterator), LuaValue::Table(table), LuaValue::Nil]))
+}
+
+/// The keys already listed: strings by their bytes, other keys (rare) by value.
+#[derive(Default)]
+struct Listed {
+    strings: std::collections::HashSet<Vec<u8>>,
+    others: Vec<LuaValue>,
+}
+
+impl Listed {
+    /// Adds `key`; false when it was there already.
+    fn insert(&mut self, key: &LuaValue) -> bool {
+        if self.contains(key) {
+            return false;
+        }
+        match key {
+            LuaValue::String(s) => {
+                self.strings.insert(s.as_bytes().to_vec());
+            }
+            other => self.others.push(other.clone()),
+        }
+        true
+    }
+
+    fn contains(&self, key: &LuaValue) -> bool {
+        match key {
+            LuaValue::String(s) => self.strings.contains(&*s.as_bytes()),
+            other => self.others.contains(other),
+        }
+    }
 }
