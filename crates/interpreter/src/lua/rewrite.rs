@@ -23,8 +23,10 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(script.len() + 64);
     let mut copied = 0;
     let mut i = 0;
-    // What precedes the current position: whether `{` there would be call arguments.
+    // What precedes the current position: whether `{` there would be call arguments, and
+    // whether a line break came since the last token.
     let mut after_call_target = false;
+    let mut new_line = false;
     while i < bytes.len() {
         let c = bytes[i];
         match c {
@@ -35,12 +37,14 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
             b'"' | b'\'' => {
                 i = skip_quoted(bytes, i);
                 after_call_target = true;
+                new_line = false;
                 continue;
             }
             b'[' if long_bracket_level(bytes, i).is_some() => {
                 let level = long_bracket_level(bytes, i).unwrap_or_default();
                 i = skip_long(bytes, i + level + 2, level);
                 after_call_target = true;
+                new_line = false;
                 continue;
             }
             b'{' => {
@@ -48,7 +52,9 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
                 while j < bytes.len() && bytes[j].is_ascii_whitespace() && bytes[j] != b'\n' {
                     j += 1;
                 }
-                if bytes.get(j) == Some(&b'}') {
+                // `f` and `{}` on the next line is a call Lua 5.1 allows; as `f` and `(...)` it
+                // would be refused as ambiguous, so that rare table is left as written.
+                if bytes.get(j) == Some(&b'}') && !(after_call_target && new_line) {
                     out.push_str(&script[copied..i]);
                     if after_call_target {
                         out.push_str(&format!("({ORDERED_TABLE}())"));
@@ -58,6 +64,7 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
                     copied = j + 1;
                     i = j + 1;
                     after_call_target = true;
+                    new_line = false;
                     continue;
                 }
                 after_call_target = false;
@@ -68,6 +75,7 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
                     i += 1;
                 }
                 after_call_target = !KEYWORDS.contains(&&script[start..i]);
+                new_line = false;
                 continue;
             }
             c if c.is_ascii_digit() => {
@@ -75,11 +83,16 @@ pub(super) fn ordered_constructors(script: &str) -> Cow<'_, str> {
                     i += 1;
                 }
                 after_call_target = false;
+                new_line = false;
                 continue;
             }
             b')' | b']' | b'}' => after_call_target = true,
+            b'\n' => new_line = true,
             c if c.is_ascii_whitespace() => {}
             _ => after_call_target = false,
+        }
+        if c != b'\n' && !c.is_ascii_whitespace() {
+            new_line = false;
         }
         i += 1;
     }
@@ -153,7 +166,10 @@ mod tests {
             "local t = __karmada_ordered_table() f(__karmada_ordered_table()) return __karmada_ordered_table(), {1}, '{}', \"{}\" -- {}\n--[[ {} ]] x = [==[{}]==] y = g() (__karmada_ordered_table())"
         );
         assert!(matches!(ordered_constructors("return {a = 1}"), std::borrow::Cow::Borrowed(_)));
-        // A constructor split over lines is left as written.
+        // A constructor split over lines is left as written, and so is a call's table argument
+        // on the line after the function.
         assert_eq!(ordered_constructors("return {\n}"), "return {\n}");
+        assert_eq!(ordered_constructors("f\n{}"), "f\n{}");
+        assert_eq!(ordered_constructors("x =\n{}"), "x =\n__karmada_ordered_table()");
     }
 }

@@ -37,3 +37,12 @@ fn tables_made_otherwise_still_list_their_array_part_first() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn rewritten_scripts_keep_their_line_numbers() {
+    let script = "local t = {}\nlocal u = {\n}\nfunction InterpretHealth(obj)\n  local v = {} error('on five') end";
+    match Vm::default().interpret_health(script, &json!({})) {
+        Err(CallError::Runtime(m)) => assert_eq!(m, "<string>:5: on five"),
+        other => panic!("{other:?}"),
+    }
+}
