@@ -79,6 +79,7 @@ pub enum Command {
     Taint(cmd::taint::TaintArgs),
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
+    Interpret(cmd::interpret::InterpretArgs),
     Completion(cmd::completion::CompletionArgs),
     Version(cmd::version::VersionArgs),
     Options(cmd::options::OptionsArgs),

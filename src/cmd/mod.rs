@@ -12,6 +12,7 @@ pub mod datastore;
 pub mod deinit;
 pub mod get;
 pub mod init;
+pub mod interpret;
 pub mod join;
 pub mod local;
 pub mod options;
@@ -40,6 +41,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Taint(a) => taint::run(a, ctx),
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
+        Command::Interpret(a) => interpret::run(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),

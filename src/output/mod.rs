@@ -8,6 +8,7 @@ mod json;
 mod list;
 mod name;
 mod table;
+mod tabwriter;
 mod yaml;
 
 use serde::Serialize;
@@ -20,6 +21,7 @@ pub use karmadactl_apimachinery::human_duration::{
 pub use list::List;
 pub use name::{group_of, object_name, resource_name};
 pub use table::{Table, TableOptions, labels_cell};
+pub use tabwriter::TabWriter;
 pub use yaml::{go_yaml_key_order, to_yaml};
 
 /// Why output could not be rendered.

@@ -34,6 +34,7 @@ mod get_clusters;
 mod host_init;
 mod init_embedded;
 mod install;
+mod interpret;
 mod join;
 mod karmada_crds;
 mod karmada_types;

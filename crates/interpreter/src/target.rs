@@ -34,7 +34,21 @@ impl Target {
 }
 
 impl std::fmt::Display for Target {
+    /// As Go prints a GroupVersionKind (`apps/v1, Kind=Deployment`, `/v1, Kind=Pod`), the form
+    /// upstream's messages use.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}, Kind={}", self.api_version, self.kind)
+        write!(f, "{}/{}, Kind={}", self.group(), self.version(), self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Target;
+
+    #[test]
+    fn targets_print_as_go_prints_a_group_version_kind() {
+        assert_eq!(Target::new("apps/v1", "Deployment").to_string(), "apps/v1, Kind=Deployment");
+        assert_eq!(Target::new("v1", "Pod").to_string(), "/v1, Kind=Pod");
+        assert_eq!(Target::new("v1", "Pod").group(), "");
     }
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::{Operation, Target};
 
-pub use validate::{conflict, validate};
+pub use validate::{check_script, conflict, validate};
 
 /// A customization object: its name and spec.
 #[derive(Clone, Debug, PartialEq)]

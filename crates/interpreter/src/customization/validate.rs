@@ -15,18 +15,23 @@ pub fn validate(object: &Value) -> Vec<(String, String)> {
         Ok(c) => c,
         Err(e) => return vec![("spec".into(), e)],
     };
-    let vm = Vm::default();
     let mut problems = Vec::new();
     for operation in Operation::ALL {
         let Some(rule) = rule_of(&customization.spec.customizations, operation) else { continue };
         if rule.lua_script.is_empty() {
             continue;
         }
-        if let Err(e) = vm.check(&rule.lua_script, operation.lua_function()) {
+        if let Err(e) = check_script(operation, &rule.lua_script) {
             problems.push((format!("spec.customizations.{}.luaScript", operation.rule_field()), e));
         }
     }
     problems
+}
+
+/// Whether one rule's script compiles in the sandbox and defines `operation`'s function
+/// (`karmadactl interpret --check` and `--edit` check each rule with it).
+pub fn check_script(operation: Operation, script: &str) -> Result<(), String> {
+    Vm::default().check(script, operation.lua_function())
 }
 
 /// Upstream's conflict check: the first existing customization (other than the object itself,
