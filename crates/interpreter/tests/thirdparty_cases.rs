@@ -1,215 +1,32 @@
-//! The judge: every test case upstream ships with its third-party customizations
-//! (`resourcecustomizations/<group>/<version>/<kind>/testdata/*-test.yaml`) run through the
-//! interpreter with that kind's `customizations.yaml` as the user's customizations, each
-//! expected output key compared as upstream's thirdparty_test.go compares it.
+//! The judge: every test case upstream ships with its third-party customizations run through
+//! the interpreter with that kind's upstream `customizations.yaml` as the user's
+//! customizations, each expected output key compared as upstream's thirdparty_test.go does.
 
 #[path = "support/block_on.rs"]
 mod block_on;
-use block_on::block_on;
 
 mod thirdparty;
 
-use std::path::{Path, PathBuf};
-
 use karmadactl_interpreter::customization::validate;
-use karmadactl_interpreter::{Interpreter, Operation, RuleSet};
-use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
-use serde_json::{Value, json};
-use thirdparty::compare;
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/karmada/resourcecustomizations")
-}
-
-/// Every file named `name` under `dir`, in path order.
-fn find(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            find(&path, name, out);
-        } else if path.file_name().is_some_and(|n| n == name) {
-            out.push(path);
-        }
-    }
-}
-
-fn documents(path: &Path) -> Vec<Value> {
-    let text = joined_quoted_lines(&std::fs::read_to_string(path).unwrap());
-    let docs: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    docs.into_iter().filter(|d| !d.is_null()).collect()
-}
-
-/// The text with every single-quoted scalar on one line. Go's YAML reader accepts a quoted
-/// scalar continued at its key's own indentation, which the parser here refuses; a line break
-/// inside a flow scalar folds to a space either way.
-fn joined_quoted_lines(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut open = false;
-    for line in text.lines() {
-        if open {
-            out.push(' ');
-            out.push_str(line.trim_start());
-        } else {
-            out.push('\n');
-            out.push_str(line);
-        }
-        // A mapping key (in a list item or not) whose value starts a single-quoted scalar.
-        let item = line.trim_start().trim_start_matches("- ");
-        let quoted_value = item
-            .split_once(": '")
-            .filter(|(key, _)| !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-            .map(|(_, rest)| rest);
-        let body = if open { Some(line) } else { quoted_value };
-        if let Some(body) = body {
-            // An odd count of quotes after the opening one closes the scalar.
-            open = body.matches('\'').count() % 2 == 0;
-        }
-    }
-    out
-}
-
-/// The answers of one case, by upstream's output key.
-fn run(interpreter: &Interpreter, case: &Value) -> Result<Vec<(&'static str, Value)>, String> {
-    let desired = case.get("desiredObj").filter(|v| !v.is_null());
-    let observed = case.get("observedObj").filter(|v| !v.is_null());
-    // Upstream's getObjectOrError: the desired object, else the observed one.
-    let object = desired.or(observed).ok_or("the case gives no object")?;
-    let operation = case["operation"].as_str().and_then(Operation::parse).ok_or("unknown operation")?;
-    let e = |e: karmadactl_interpreter::InterpretError| e.to_string();
-    let json = |v: &dyn erased::Ser| v.json();
-    Ok(match operation {
-        Operation::InterpretReplica => {
-            let r = block_on(interpreter.replicas(object)).map_err(e)?;
-            vec![("replica", json!(r.replicas)), ("requires", json(&r.requirements))]
-        }
-        Operation::InterpretComponent => {
-            vec![("components", json(&block_on(interpreter.components(object)).map_err(e)?))]
-        }
-        Operation::ReviseReplica => {
-            let replicas = case["inputReplicas"].as_i64().unwrap_or_default();
-            vec![("revised", block_on(interpreter.revise_replica(object, replicas)).map_err(e)?)]
-        }
-        Operation::Retain => {
-            let (desired, observed) = (desired.ok_or("no desiredObj")?, observed.ok_or("no observedObj")?);
-            vec![("retained", block_on(interpreter.retain(desired, observed)).map_err(e)?)]
-        }
-        Operation::AggregateStatus => {
-            let items = status_items(case)?;
-            let answer = interpreter.aggregate_status_items(object, items.as_deref());
-            vec![("aggregatedStatus", block_on(answer).map_err(e)?)]
-        }
-        Operation::InterpretStatus => {
-            vec![("status", block_on(interpreter.reflect_status(object)).map_err(e)?.unwrap_or(Value::Null))]
-        }
-        Operation::InterpretHealth => {
-            vec![("healthy", json!(block_on(interpreter.interpret_health(object)).map_err(e)?))]
-        }
-        Operation::InterpretDependency => {
-            vec![("dependencies", json(&block_on(interpreter.dependencies(object)).map_err(e)?))]
-        }
-    })
-}
-
-/// The case's status items: absent or null is no list (nil to a script), `[]` an empty one.
-/// Go's decoding takes an item without a cluster name; so does this.
-fn status_items(case: &Value) -> Result<Option<Vec<AggregatedStatusItem>>, String> {
-    let Some(items) = case.get("statusItems").and_then(Value::as_array) else { return Ok(None) };
-    let items = items.iter().map(|item| {
-        let mut item = item.clone();
-        if item.get("clusterName").is_none() {
-            item["clusterName"] = json!("");
-        }
-        serde_json::from_value(item).map_err(|e| e.to_string())
-    });
-    items.collect::<Result<Vec<_>, _>>().map(Some)
-}
-
-/// Serialisation of the typed answers without naming each type.
-mod erased {
-    pub trait Ser {
-        fn json(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap()
-        }
-    }
-}
-
-/// Whether an answer matches the expected output of `key`.
-fn matches(key: &str, expected: &Value, actual: &Value) -> bool {
-    match key {
-        "requires" => compare::same(&compare::typed(expected), &compare::typed(actual)),
-        "components" => compare::same(
-            &compare::typed(&compare::sorted(expected, &["name"])),
-            &compare::typed(&compare::sorted(actual, &["name"])),
-        ),
-        "dependencies" => {
-            let fields = ["apiVersion", "kind", "namespace", "name"];
-            compare::same(
-                &compare::typed(&compare::sorted(expected, &fields)),
-                &compare::typed(&compare::sorted(actual, &fields)),
-            )
-        }
-        "revised" | "retained" | "aggregatedStatus" => {
-            let (expected, actual) = compare::excluding(expected, actual);
-            compare::same(&expected, &actual)
-        }
-        _ => compare::same(expected, actual),
-    }
-}
+use karmadactl_interpreter::{Interpreter, RuleSet};
 
 #[test]
 fn every_thirdparty_case_gives_upstreams_output() {
-    let mut files = Vec::new();
-    find(&fixtures(), "customizations.yaml", &mut files);
-    assert!(!files.is_empty(), "no customizations.yaml under {}", fixtures().display());
-    let (mut cases, mut failures) = (0, Vec::new());
-    for file in files {
-        let customizations = documents(&file);
-        // Upstream's test loads every script first; admission's check here also runs the top
-        // level and wants the operation's function defined.
-        for customization in &customizations {
-            for (field, message) in validate(customization) {
-                failures.push(format!("{}: {field}: {message}", file.display()));
-            }
-        }
-        let interpreter = Interpreter::new();
-        interpreter.set_customizations(RuleSet::from_objects(&customizations).unwrap());
-        let mut tests = Vec::new();
-        for entry in std::fs::read_dir(file.parent().unwrap().join("testdata")).unwrap() {
-            tests.push(entry.unwrap().path());
-        }
-        tests.sort();
-        for test in tests.iter().filter(|p| p.to_string_lossy().ends_with("-test.yaml")) {
-            for case in documents(test) {
-                cases += 1;
-                let name = case["name"].as_str().unwrap_or_default().to_string();
-                let at = format!("{} / {name}", test.strip_prefix(fixtures()).unwrap().display());
-                let answers = match run(&interpreter, &case) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        failures.push(format!("{at}: {e}"));
-                        continue;
-                    }
-                };
-                for (key, expected) in case["output"].as_object().into_iter().flatten() {
-                    let Some((_, actual)) = answers.iter().find(|(k, _)| k == key) else {
-                        failures.push(format!("{at}: output key '{key}' is not an answer of this operation"));
-                        continue;
-                    };
-                    if !matches(key, expected, actual) {
-                        failures.push(format!(
-                            "{at}: unexpected {key}\nexpected: {}\ngot:      {}",
-                            serde_json::to_string(expected).unwrap(),
-                            serde_json::to_string(actual).unwrap()
-                        ));
-                    }
+    let (cases, failures) = thirdparty::cases::run_all(
+        |file, customizations, failures| {
+            // Upstream's test loads every script first; admission's check here also runs the
+            // top level and wants the operation's function defined.
+            for customization in customizations {
+                for (field, message) in validate(customization) {
+                    failures.push(format!("{}: {field}: {message}", file.display()));
                 }
             }
-        }
-    }
+            let interpreter = Interpreter::new();
+            interpreter.set_customizations(RuleSet::from_objects(customizations).unwrap());
+            interpreter
+        },
+        |_, _| Ok(()),
+    );
     assert!(failures.is_empty(), "{} of {cases} cases failed:\n{}", failures.len(), failures.join("\n\n"));
     assert_eq!(cases, 458, "the fixture set has 458 cases");
 }
