@@ -35,7 +35,7 @@ fn each_crate_depends_only_on_the_crates_below_it() {
         ("simulator", &["simulator"]),
         ("kubeconfig", &["kubeconfig", "karmada-api"]),
         ("interpreter", &["interpreter", "karmada-api", "apimachinery"]),
-        ("engine", &["engine", "karmada-api", "apimachinery"]),
+        ("engine", &["engine", "interpreter", "karmada-api", "apimachinery"]),
         ("controllers", &["controllers", "karmada-api", "apimachinery", "pki"]),
         ("apiserver", &["apiserver", "karmada-api", "apimachinery", "pki", "store", "kubeconfig"]),
         (
@@ -44,6 +44,7 @@ fn each_crate_depends_only_on_the_crates_below_it() {
                 "plane",
                 "apiserver",
                 "engine",
+                "interpreter",
                 "controllers",
                 "simulator",
                 "karmada-api",

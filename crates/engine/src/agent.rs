@@ -38,6 +38,12 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     });
     tasks.push(t);
 
+    // Upstream's agent interprets member objects with the plane's customizations too (health,
+    // reflected status, retain).
+    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::new());
+    let (_, t) = super::interpreter_config::follow(&plane, interpreter.clone(), with(&slot));
+    tasks.push(t);
+
     let get = with(&slot);
     let space = wellknown::execution_space(&cluster);
     let (works, t) = follow(Api::<Work>::namespaced(plane.clone(), &space), move |w: &Work, _| {
@@ -78,6 +84,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
         applied: execution::Applied::default(),
         // Only the binding and namespace controllers look Works up by it; an agent runs neither.
         work_index: Default::default(),
+        interpreter,
     });
     let _ = slot.set(Arc::downgrade(&engine));
     if engine.caches.works.wait_until_ready().await.is_err() || engine.caches.clusters.wait_until_ready().await.is_err()

@@ -22,11 +22,13 @@ use super::context::{BindingKey, Engine, TemplateKey, WorkKey};
 use super::dependencies_distributor;
 use super::detector::gvk_of;
 use super::names;
-use super::native_interpreter;
+use super::error::ReconcileError;
+use super::interpreted;
+use karmadactl_interpreter::Operation;
 use super::overrides::{self, OverrideSource};
 use karmadactl_apimachinery::new_uid;
 
-pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
+pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), ReconcileError> {
     let Some(binding) = engine.binding(key) else {
         return Ok(());
     };
@@ -38,7 +40,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         if binding.spec().propagate_deps == Some(true) {
             dependencies_distributor::reconcile(engine, key, Some(&binding), None).await?;
         }
-        return finish_deletion(engine, key, &binding, works).await;
+        return Ok(finish_deletion(engine, key, &binding, works).await?);
     }
     let r = &binding.spec().resource;
     let template_key =
@@ -49,7 +51,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     if r.uid.as_deref().is_some_and(|u| Some(u) != template.metadata.uid.as_deref()) {
         return Ok(());
     }
-    let template = serde_json::to_value(template.as_ref()).map_err(kube::Error::SerdeError)?;
+    let template = interpreted::object_value(&template_key.gvk, &template);
     let divided = binding
         .spec()
         .placement
@@ -72,8 +74,17 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         let namespace = wellknown::execution_space(&target.name);
         wanted.insert(namespace.clone());
         let mut manifest = prune(&template);
-        if divided && binding.spec().replicas.unwrap_or(0) > 0 {
-            native_interpreter::revise_replicas(&mut manifest, target.replicas.unwrap_or(0));
+        if divided
+            && binding.spec().replicas.unwrap_or(0) > 0
+            && interpreted::enabled(engine, &manifest, Operation::ReviseReplica)
+        {
+            match engine.interpreter.revise_replica(&manifest, i64::from(target.replicas.unwrap_or(0))).await {
+                Ok(revised) => manifest = revised,
+                Err(e) => {
+                    failures.push(format!("cluster {}: {e}", target.name));
+                    continue;
+                }
+            }
         }
         let applied = match apply_overrides(engine, &mut manifest, &cluster) {
             Ok(a) => a,
@@ -115,7 +126,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         dependencies_distributor::reconcile(engine, key, Some(&binding), Some(&template)).await?;
     }
     if !failures.is_empty() {
-        tracing::warn!(binding = %key.display(), failures = ?failures, "overrides could not be applied");
+        tracing::warn!(binding = %key.display(), failures = ?failures, "some clusters got no Work");
     }
     Ok(())
 }

@@ -15,9 +15,11 @@ use serde_json::{Value, json};
 use super::bindings::{self, set_condition};
 use super::context::{BindingKey, Engine, TemplateKey};
 use super::detector::gvk_of;
-use super::native_interpreter;
+use super::error::ReconcileError;
+use super::interpreted;
+use karmadactl_interpreter::Operation;
 
-pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
+pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), ReconcileError> {
     let Some(binding) = engine.binding(key) else {
         return Ok(());
     };
@@ -82,25 +84,25 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     template_status(engine, &binding.spec().resource, &items).await
 }
 
-/// Writes the summed member status into the template's status.
+/// Writes the members' statuses, as the interpreter adds them up, into the template's status
+/// (kinds nobody interprets keep theirs).
 async fn template_status(
     engine: &Engine,
     r: &karmadactl_karmada_api::work::binding::ObjectReference,
     items: &[AggregatedStatusItem],
-) -> Result<(), kube::Error> {
+) -> Result<(), ReconcileError> {
     let key =
         TemplateKey { gvk: gvk_of(&r.api_version, &r.kind), namespace: r.namespace.clone(), name: r.name.clone() };
     let Some(template) = engine.template(&key) else {
         return Ok(());
     };
-    let members: Vec<Option<&Value>> = items.iter().map(|i| i.status.as_ref()).collect();
-    let current = template.data.get("status").filter(|s| !s.is_null());
-    let generation = template.metadata.generation.unwrap_or(0);
-    let Some(status) =
-        native_interpreter::aggregate_status(&key.gvk.api_version(), &key.gvk.kind, generation, current, &members)
-    else {
+    let object = interpreted::object_value(&key.gvk, &template);
+    if !interpreted::enabled(engine, &object, Operation::AggregateStatus) {
         return Ok(());
-    };
+    }
+    let aggregated = engine.interpreter.aggregate_status(&object, items).await?;
+    let current = template.data.get("status").filter(|s| !s.is_null());
+    let status = aggregated.get("status").cloned().unwrap_or(json!({}));
     let current = current.cloned().unwrap_or(json!({}));
     if current == status {
         return Ok(());
@@ -124,6 +126,6 @@ async fn template_status(
     match api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await {
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }

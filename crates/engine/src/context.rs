@@ -97,6 +97,9 @@ pub struct Engine {
     pub applied: super::execution::Applied,
     /// The Works of each binding, kept by the Work follower.
     pub work_index: Arc<super::work_index::WorkIndex>,
+    /// The resource interpreter every controller asks about a kind (its user customizations
+    /// kept by [`super::interpreter_config`]).
+    pub interpreter: Arc<karmadactl_interpreter::Interpreter>,
 }
 
 impl Engine {

@@ -7,6 +7,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use karmadactl_interpreter::Operation;
+use karmadactl_karmada_api::config::dependency::DependentObjectReference;
 use karmadactl_karmada_api::work::binding::{BindingSnapshot, TargetCluster};
 use kube::ResourceExt;
 use kube::api::{DeleteParams, DynamicObject, PostParams};
@@ -14,57 +16,26 @@ use serde_json::{Value, json};
 
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine};
+use super::error::ReconcileError;
+use super::interpreted;
 use super::names;
 
 /// Marks a binding this controller made for a dependency.
 pub const ATTACHED_LABEL: &str = "resourcebinding.karmada.io/attached";
 
-/// A dependency of a workload: core/v1 kind and name, in the workload's namespace.
-pub type Dependency = (&'static str, String);
+/// A dependency of a workload the distributor follows: a core/v1 kind and a name, in the
+/// workload's namespace.
+pub type Dependency = (String, String);
 
-/// What a pod template refers to, as upstream's default interpreter finds it.
-pub fn of_workload(template: &Value) -> BTreeSet<Dependency> {
-    let pod_spec = match template["kind"].as_str().unwrap_or_default() {
-        "Pod" => &template["spec"],
-        "CronJob" => &template["spec"]["jobTemplate"]["spec"]["template"]["spec"],
-        "Deployment" | "StatefulSet" | "ReplicaSet" | "DaemonSet" | "Job" => &template["spec"]["template"]["spec"],
-        _ => return BTreeSet::new(),
-    };
-    let mut out = BTreeSet::new();
-    let mut add = |kind: &'static str, v: &Value| {
-        if let Some(n) = v.as_str().filter(|n| !n.is_empty()) {
-            out.insert((kind, n.to_string()));
-        }
-    };
-    for v in pod_spec["volumes"].as_array().into_iter().flatten() {
-        add("ConfigMap", &v["configMap"]["name"]);
-        add("Secret", &v["secret"]["secretName"]);
-        add("PersistentVolumeClaim", &v["persistentVolumeClaim"]["claimName"]);
-        for s in v["projected"]["sources"].as_array().into_iter().flatten() {
-            add("ConfigMap", &s["configMap"]["name"]);
-            add("Secret", &s["secret"]["name"]);
-        }
-    }
-    for list in ["containers", "initContainers"] {
-        for c in pod_spec[list].as_array().into_iter().flatten() {
-            for e in c["envFrom"].as_array().into_iter().flatten() {
-                add("ConfigMap", &e["configMapRef"]["name"]);
-                add("Secret", &e["secretRef"]["name"]);
-            }
-            for e in c["env"].as_array().into_iter().flatten() {
-                add("ConfigMap", &e["valueFrom"]["configMapKeyRef"]["name"]);
-                add("Secret", &e["valueFrom"]["secretKeyRef"]["name"]);
-            }
-        }
-    }
-    for s in pod_spec["imagePullSecrets"].as_array().into_iter().flatten() {
-        add("Secret", &s["name"]);
-    }
-    let sa = pod_spec["serviceAccountName"].as_str().filter(|s| *s != "default");
-    if let Some(sa) = sa {
-        out.insert(("ServiceAccount", sa.to_string()));
-    }
-    out
+/// The dependencies the distributor follows among what the interpreter answered: named core/v1
+/// objects in the workload's namespace. References by label selector and to other API groups
+/// are not followed yet.
+pub fn followed(references: &[DependentObjectReference], namespace: &str) -> BTreeSet<Dependency> {
+    references
+        .iter()
+        .filter(|r| r.api_version == "v1" && !r.name.is_empty() && (r.namespace.is_empty() || r.namespace == namespace))
+        .map(|r| (r.kind.clone(), r.name.clone()))
+        .collect()
 }
 
 /// Brings the attached bindings of the workload binding `key` in line with what its template
@@ -74,13 +45,15 @@ pub async fn reconcile(
     key: &BindingKey,
     binding: Option<&AnyBinding>,
     template: Option<&Value>,
-) -> Result<(), kube::Error> {
+) -> Result<(), ReconcileError> {
     let Some(namespace) = key.namespace.clone() else {
         return Ok(());
     };
     let active = binding.filter(|b| b.meta().deletion_timestamp.is_none() && b.spec().propagate_deps == Some(true));
     let wanted: BTreeSet<Dependency> = match (active, template) {
-        (Some(_), Some(t)) => of_workload(t),
+        (Some(_), Some(t)) if interpreted::enabled(engine, t, Operation::InterpretDependency) => {
+            followed(&engine.interpreter.dependencies(t).await?, &namespace)
+        }
         _ => BTreeSet::new(),
     };
     let clusters: Vec<TargetCluster> = active
@@ -98,8 +71,7 @@ pub async fn reconcile(
             continue;
         }
         let listed = b.spec.required_by.iter().flatten().any(|r| r.name == key.name);
-        let dep = (b.spec.resource.kind.as_str(), b.spec.resource.name.clone());
-        let still = wanted.iter().any(|(k, n)| *k == dep.0 && *n == dep.1);
+        let still = wanted.iter().any(|(k, n)| *k == b.spec.resource.kind && *n == b.spec.resource.name);
         if listed && !still {
             let rest: Vec<BindingSnapshot> =
                 b.spec.required_by.iter().flatten().filter(|r| r.name != key.name).cloned().collect();
@@ -107,7 +79,7 @@ pub async fn reconcile(
         }
     }
     for (kind, name) in wanted {
-        let binding_name = names::binding_name(kind, &name);
+        let binding_name = names::binding_name(&kind, &name);
         let existing = engine.binding(&BindingKey { namespace: Some(namespace.clone()), name: binding_name.clone() });
         let existing = match existing {
             Some(AnyBinding::Namespaced(b)) => Some(b),
@@ -129,12 +101,12 @@ pub async fn reconcile(
         if existing.as_ref().is_some_and(|b| b.spec.required_by.as_ref() == Some(&required)) {
             continue;
         }
-        let dep_obj = dependency_object(engine, kind, &namespace, &name).await?;
+        let dep_obj = dependency_object(engine, &kind, &namespace, &name).await?;
         let Some(dep_obj) = dep_obj else {
             continue;
         };
         if existing.is_none() {
-            create_attached(engine, &namespace, &binding_name, kind, &dep_obj, required).await?;
+            create_attached(engine, &namespace, &binding_name, &kind, &dep_obj, required).await?;
         } else {
             write_attached(engine, &namespace, &binding_name, existing.as_deref(), required).await?;
         }
@@ -232,28 +204,26 @@ async fn write_attached(
 mod tests {
     use super::*;
 
+    fn reference(api_version: &str, kind: &str, namespace: &str, name: &str) -> DependentObjectReference {
+        DependentObjectReference {
+            api_version: api_version.into(),
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            label_selector: None,
+        }
+    }
+
     #[test]
-    fn finds_what_a_pod_template_refers_to() {
-        let d = json!({"kind": "Deployment", "spec": {"template": {"spec": {
-            "serviceAccountName": "robot",
-            "volumes": [{"configMap": {"name": "cfg"}}, {"secret": {"secretName": "tls"}},
-                        {"persistentVolumeClaim": {"claimName": "data"}}],
-            "containers": [{"envFrom": [{"configMapRef": {"name": "env"}}],
-                            "env": [{"valueFrom": {"secretKeyRef": {"name": "pw"}}}]}],
-        }}}});
-        let deps = of_workload(&d);
-        let found: Vec<(&str, &str)> = deps.iter().map(|(k, n)| (*k, n.as_str())).collect();
-        assert_eq!(
-            found,
-            [
-                ("ConfigMap", "cfg"),
-                ("ConfigMap", "env"),
-                ("PersistentVolumeClaim", "data"),
-                ("Secret", "pw"),
-                ("Secret", "tls"),
-                ("ServiceAccount", "robot"),
-            ]
-        );
-        assert!(of_workload(&json!({"kind": "ConfigMap"})).is_empty());
+    fn named_core_objects_in_the_workloads_namespace_are_followed() {
+        let refs = [
+            reference("v1", "Secret", "default", "tls"),
+            reference("v1", "ConfigMap", "", "cfg"),
+            reference("v1", "ConfigMap", "other", "elsewhere"),
+            reference("example.io/v1", "Thing", "default", "t"),
+            reference("v1", "ConfigMap", "default", ""),
+        ];
+        let found: Vec<(String, String)> = followed(&refs, "default").into_iter().collect();
+        assert_eq!(found, [("ConfigMap".to_string(), "cfg".to_string()), ("Secret".into(), "tls".into())]);
     }
 }

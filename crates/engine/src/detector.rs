@@ -18,7 +18,8 @@ use super::claim_metadata;
 use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
 use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
-use super::native_interpreter;
+use super::error::ReconcileError;
+use super::interpreted;
 use karmadactl_apimachinery::new_uid;
 
 /// The claiming policy of a template.
@@ -114,7 +115,7 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
     }));
 }
 
-pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), kube::Error> {
+pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), ReconcileError> {
     let Some(template) = engine.template(key) else {
         return Ok(());
     };
@@ -125,10 +126,10 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), ku
         return Ok(());
     }
     let Some(claim) = find_claim(engine, key, &template) else {
-        return claim_metadata::release(engine, key, &template).await;
+        return Ok(claim_metadata::release(engine, key, &template).await?);
     };
     let Some(policy_id) = claim.permanent_id.clone() else {
-        return label_policy(engine, &claim).await;
+        return Ok(label_policy(engine, &claim).await?);
     };
     claim_template(engine, key, &template, &claim, &policy_id).await?;
     ensure_binding(engine, key, &template, &claim, &policy_id).await
@@ -291,14 +292,10 @@ async fn ensure_binding(
     template: &DynamicObject,
     claim: &Claim,
     policy_id: &str,
-) -> Result<(), kube::Error> {
+) -> Result<(), ReconcileError> {
     let binding_key = binding_key_of(key);
-    let (replicas, requirements) = native_interpreter::replicas_and_requirements(
-        &key.gvk.api_version(),
-        &key.gvk.kind,
-        &template.data["spec"],
-        template.metadata.namespace.as_deref(),
-    );
+    let interpreted = interpreted::replicas(engine, &interpreted::object_value(&key.gvk, template)).await?;
+    let (replicas, requirements) = (interpreted.replicas, interpreted.requirements);
     let template_uid = template.metadata.uid.clone().unwrap_or_default();
     let existing = engine.binding(&binding_key);
     if let Some(b) = &existing {
@@ -395,7 +392,7 @@ async fn ensure_binding(
             match api.create(&PostParams::default(), &obj).await {
                 Ok(_) => {}
                 Err(kube::Error::Api(e)) if e.code == 409 => {}
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             }
         }
     }

@@ -38,6 +38,10 @@ pub enum ReconcileError {
     /// A manifest that cannot be turned into a request, whatever the member says.
     #[error("{0}")]
     InvalidManifest(String),
+    /// The resource interpreter could not answer (a customization's script failed, or a
+    /// webhook did not answer).
+    #[error(transparent)]
+    Interpreter(#[from] karmadactl_interpreter::InterpretError),
 }
 
 /// What the queue does with a key whose reconcile failed.
@@ -56,6 +60,9 @@ impl ReconcileError {
             Self::Plane(e) | Self::Member { source: e, .. } | Self::MemberRefused { source: e, .. } => permanent(e),
             Self::Unreachable(_) | Self::NotServed(_) => false,
             Self::Conflict(_) | Self::InvalidManifest(_) => true,
+            // A script fails the same way until the object or the customization changes, and
+            // a change to either queues the object again; a webhook may answer next time.
+            Self::Interpreter(e) => !matches!(e, karmadactl_interpreter::InterpretError::Webhook { .. }),
         }
     }
 }

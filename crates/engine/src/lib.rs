@@ -20,10 +20,11 @@
 //!   `execution::work_status` (the work status controller): their status back into the Works.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
-//! * `native_interpreter` (the default resource interpreter): what built-in workload kinds
-//!   mean for replicas and status.
+//! * `interpreter_config` (the declarative config manager): the plane's
+//!   ResourceInterpreterCustomizations → the resource interpreter every controller asks
+//!   ([`interpreted`]) for replicas, revised manifests, retention, status and health.
 //!
-//! This crate depends on `karmada-api` and `apimachinery` of this workspace only: it reaches the
+//! This crate depends on `karmada-api`, `apimachinery` and `interpreter` of this workspace only: it reaches the
 //! plane through the API (a `kube::Client`) as upstream's controllers do, never through the API
 //! server's internals, and nothing below the `plane` crate depends on it. The CLI uses a few of
 //! its pure parts (generated names, the dependencies distributor's rules, readiness).
@@ -38,11 +39,12 @@ pub mod dependencies_distributor;
 pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
+pub(crate) mod interpreted;
+pub(crate) mod interpreter_config;
 pub mod execution;
 pub(crate) mod matching;
 pub mod names;
 pub(crate) mod namespace_sync;
-pub(crate) mod native_interpreter;
 pub(crate) mod overrides;
 pub(crate) mod queue;
 pub mod scheduler;
@@ -122,6 +124,11 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
     tasks.push(t);
     let (namespace_store, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_namespace));
     tasks.push(t);
+    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::new());
+    let up = slot.clone();
+    let (customizations, t) =
+        interpreter_config::follow(&client, interpreter.clone(), move || up.get().and_then(Weak::upgrade));
+    tasks.push(t);
 
     let engine = Arc::new(Engine {
         client,
@@ -145,6 +152,7 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
         written: Mutex::new(HashMap::new()),
         applied: execution::Applied::default(),
         work_index,
+        interpreter,
     });
     let _ = slot.set(Arc::downgrade(&engine));
 
@@ -159,6 +167,8 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
         ready(c.cluster_bindings.clone()),
         ready(c.works.clone()),
         ready(c.namespaces.clone()),
+        // Templates are first interpreted after this, with the user's customizations loaded.
+        ready(customizations),
     ];
     if futures::future::join_all(ready).await.into_iter().any(|r| r.is_err()) {
         return;
@@ -194,17 +204,17 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
         workers.push(worker(
             &engine,
             |e| e.queues.detect.clone(),
-            |e, k| async move { detector::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+            |e, k| async move { detector::reconcile(&e, &k).await },
         ));
         workers.push(worker(
             &engine,
             |e| e.queues.binding.clone(),
-            |e, k| async move { binding::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+            |e, k| async move { binding::reconcile(&e, &k).await },
         ));
         workers.push(worker(
             &engine,
             |e| e.queues.binding_status.clone(),
-            |e, k| async move { binding_status::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+            |e, k| async move { binding_status::reconcile(&e, &k).await },
         ));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
         // each binding's decisions in order.

@@ -171,8 +171,16 @@ async fn promote_dependencies(
     warn: &mut dyn FnMut(&str),
 ) -> anyhow::Result<()> {
     let mut created: Vec<(Resource, String)> = Vec::new();
-    for (kind, name) in dependencies_distributor::of_workload(template) {
-        let res = core_resource(kind);
+    // The built-in interpreter's answer: what a pod template refers to.
+    let target = karmadactl_interpreter::Target::of(template);
+    let references =
+        if karmadactl_interpreter::native::hook_enabled(&target, karmadactl_interpreter::Operation::InterpretDependency) {
+            karmadactl_interpreter::native::dependencies(template)?
+        } else {
+            Vec::new()
+        };
+    for (kind, name) in dependencies_distributor::followed(&references, namespace) {
+        let res = core_resource(&kind);
         let gvr = gvr_string(&res);
         let outcome: anyhow::Result<bool> = async {
             let Some(live) = get(member, &res, namespace, &name).await? else {

@@ -4,13 +4,13 @@
 //! and removes what it applied when the Work goes.
 
 pub mod members;
-mod retain;
 pub mod work_status;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use karmadactl_interpreter::{Operation, Source, Target};
 use karmadactl_karmada_api::cluster::{Cluster, ClusterSyncMode};
 use karmadactl_karmada_api::wellknown;
 use karmadactl_karmada_api::work::Work;
@@ -100,7 +100,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
         engine.members.watch(engine, cluster_name, &gvk, &resource.0);
         let name = manifest["metadata"]["name"].as_str().unwrap_or_default();
         let listed = engine.members.listed(cluster_name, &gvk, manifest["metadata"]["namespace"].as_str(), name).await;
-        if let Err(e) = apply_one(&client, &resource, manifest, &work_id, cluster_name, listed).await {
+        if let Err(e) = apply_one(engine, &client, &resource, manifest, &work_id, cluster_name, listed).await {
             outcome = Err(e);
             break;
         }
@@ -232,6 +232,7 @@ pub(super) fn owned_by(obj: &DynamicObject, work_id: &str) -> bool {
 }
 
 async fn apply_one(
+    engine: &Engine,
     client: &Client,
     resource: &(kube::api::ApiResource, bool),
     manifest: &Value,
@@ -274,8 +275,7 @@ async fn apply_one(
         // Taking an object over makes the template its whole desired state, as upstream's
         // update does; server-side apply would keep what other managers set (a second
         // container, say). Later changes are applies again.
-        let mut desired = manifest.clone();
-        retain::member_fields(&mut desired, &serde_json::to_value(&**current).unwrap_or(Value::Null));
+        let mut desired = retained(engine, manifest, current).await?;
         desired["metadata"]["resourceVersion"] = json!(current.metadata.resource_version);
         let desired: DynamicObject =
             serde_json::from_value(desired).map_err(|e| ReconcileError::InvalidManifest(e.to_string()))?;
@@ -286,7 +286,18 @@ async fn apply_one(
             .map(|_| ())
             .map_err(|source| ReconcileError::MemberRefused { doing: format!("taking over {kind} {name}"), source });
     }
-    server_side_apply(client, resource, namespace, name, manifest)
+    // A server-side apply leaves what other managers own alone, so the built-in kinds need no
+    // retention on this path; a customization's or webhook's Retain still decides which of the
+    // member's values the apply keeps.
+    let manifest = match &existing {
+        Some(current)
+            if engine.interpreter.source(&Target::of(manifest), Operation::Retain).is_some_and(|s| s != Source::Native) =>
+        {
+            Cow::Owned(retained(engine, manifest, current).await?)
+        }
+        _ => Cow::Borrowed(manifest),
+    };
+    server_side_apply(client, resource, namespace, name, &manifest)
         .await
         .map_err(|source| ReconcileError::MemberRefused { doing: format!("applying {kind} {name}"), source })
 }
@@ -434,6 +445,17 @@ pub fn is_ready(cluster: &Cluster) -> bool {
         .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
+/// The manifest with the member's values kept where the interpreter's Retain says (upstream's
+/// execution controller retains before every update); the manifest as it is for a kind
+/// nobody interprets.
+async fn retained(engine: &Engine, manifest: &Value, current: &DynamicObject) -> Result<Value, ReconcileError> {
+    if engine.interpreter.source(&Target::of(manifest), Operation::Retain).is_none() {
+        return Ok(manifest.clone());
+    }
+    let observed = serde_json::to_value(current).unwrap_or(Value::Null);
+    Ok(engine.interpreter.retain(manifest, &observed).await?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,3 +480,4 @@ mod tests {
         assert_eq!(other["metadata"]["labels"][names::WORK_PERMANENT_ID_LABEL], "id-2");
     }
 }
+

@@ -5,17 +5,15 @@
 use std::sync::Arc;
 
 use karmadactl_karmada_api::work::Work;
-use karmadactl_karmada_api::work::health::ResourceHealth;
 use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier};
 use kube::api::{Api, Patch, PatchParams};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::context::{Engine, WorkKey};
 use crate::detector::gvk_of;
 use crate::error::ReconcileError;
 use crate::execution::{owned_by, work_id};
 use crate::names;
-use crate::native_interpreter;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), ReconcileError> {
     let Some(work) = engine.work(key) else {
@@ -55,11 +53,11 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
             statuses.extend(current.iter().find(|s| s.identifier == identifier).cloned());
             continue;
         };
-        let obj = serde_json::to_value(obj.as_ref()).map_err(|e| ReconcileError::InvalidManifest(e.to_string()))?;
+        let obj = crate::interpreted::object_value(&gvk, &obj);
         statuses.push(ManifestStatus {
             identifier,
-            status: native_interpreter::reflect_status(&obj),
-            health: Some(health(&obj)),
+            status: engine.interpreter.reflect_status(&obj).await?,
+            health: Some(crate::interpreted::health(engine, &obj).await),
         });
     }
     if current == statuses {
@@ -69,25 +67,4 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
     let patch = json!({"status": {"manifestStatuses": statuses}});
     api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
     Ok(())
-}
-
-/// Upstream's default health interpretation for the common workloads: rolled out and ready is
-/// healthy; other kinds are healthy once they exist.
-pub fn health(obj: &Value) -> ResourceHealth {
-    let kind = obj["kind"].as_str().unwrap_or_default();
-    let s = &obj["status"];
-    let generation = obj["metadata"]["generation"].as_i64();
-    let observed = s["observedGeneration"].as_i64();
-    let n = |f: &str| s[f].as_i64().unwrap_or(0);
-    let healthy = match kind {
-        "Deployment" | "StatefulSet" => {
-            let want = obj["spec"]["replicas"].as_i64().unwrap_or(1);
-            observed == generation && n("updatedReplicas") == want && n("readyReplicas") >= want
-        }
-        "DaemonSet" => observed == generation && n("updatedNumberScheduled") == n("desiredNumberScheduled"),
-        "Job" => n("failed") == 0 || n("succeeded") > 0,
-        "Pod" => s["phase"] == json!("Running") || s["phase"] == json!("Succeeded"),
-        _ => true,
-    };
-    if healthy { ResourceHealth::Healthy } else { ResourceHealth::Unhealthy }
 }

@@ -1,0 +1,91 @@
+//! Keeps the resource interpreter's user customizations in step with the plane's
+//! `ResourceInterpreterCustomization` objects (upstream's declarative config manager): every
+//! change replaces the interpreter's set at once, then the templates, bindings and Works of the
+//! kinds it targeted before and after are queued again, so a created, changed or deleted
+//! customization takes effect on existing workloads without waiting for them to change.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use karmadactl_interpreter::{Interpreter, Target};
+use karmadactl_karmada_api::config::customization::{API_VERSION, KIND};
+use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
+use kube::runtime::reflector::Store;
+use kube::{Client, ResourceExt};
+use serde_json::Value;
+use tokio::task::JoinHandle;
+
+use super::context::{Engine, TemplateKey, WorkKey, follow_dynamic};
+
+const PLURAL: &str = "resourceinterpretercustomizations";
+
+fn resource() -> ApiResource {
+    let (group, version) = API_VERSION.split_once('/').unwrap_or(("", API_VERSION));
+    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, KIND), PLURAL)
+}
+
+/// Follows the customizations; `engine` yields the engine once it is up (changes before that
+/// are covered by its first pass over the caches, which happens after the first list).
+pub fn follow(
+    client: &Client,
+    interpreter: Arc<Interpreter>,
+    engine: impl Fn() -> Option<Arc<Engine>> + Send + 'static,
+) -> (Store<DynamicObject>, JoinHandle<()>) {
+    let resource = resource();
+    let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+    let current: Mutex<BTreeMap<String, Value>> = Mutex::default();
+    follow_dynamic(api, resource, Default::default(), move |object: &DynamicObject, deleted| {
+        let name = object.name_any();
+        let value = serde_json::to_value(object).unwrap_or(Value::Null);
+        let (before, all) = {
+            let mut current = current.lock().unwrap_or_else(|e| e.into_inner());
+            let before = if deleted { current.remove(&name) } else { current.insert(name.clone(), value.clone()) };
+            (before, current.values().cloned().collect::<Vec<_>>())
+        };
+        if before.as_ref() == Some(&value) && !deleted {
+            return;
+        }
+        interpreter.set_customizations(&all);
+        if let Some(engine) = engine() {
+            let targets: Vec<Target> = [before.as_ref(), Some(&value)].into_iter().flatten().map(target_of).collect();
+            requeue(&engine, &targets);
+        }
+    })
+}
+
+fn target_of(customization: &Value) -> Target {
+    let target = &customization["spec"]["target"];
+    Target::new(target["apiVersion"].as_str().unwrap_or_default(), target["kind"].as_str().unwrap_or_default())
+}
+
+/// Queues again everything the interpreter answers for about `targets`: their templates
+/// (replicas), bindings (revised manifests, aggregated status) and Works (reflected status,
+/// health).
+fn requeue(engine: &Arc<Engine>, targets: &[Target]) {
+    let is_target = |api_version: &str, kind: &str| targets.iter().any(|t| t.api_version == api_version && t.kind == kind);
+    for target in targets {
+        let (group, version) = target.api_version.split_once('/').unwrap_or(("", &target.api_version));
+        let gvk = GroupVersionKind::gvk(group, version, &target.kind);
+        if let Some(source) = engine.template_source(&gvk) {
+            for t in source.store.state() {
+                engine.queues.detect.add(TemplateKey { gvk: gvk.clone(), namespace: t.namespace(), name: t.name_any() });
+            }
+        }
+    }
+    for b in engine.all_bindings() {
+        let r = &b.spec().resource;
+        if is_target(&r.api_version, &r.kind) {
+            engine.queues.binding.add(b.key());
+            engine.queues.binding_status.add(b.key());
+        }
+    }
+    for w in engine.caches.works.state() {
+        let manifests = w.spec.workload.as_ref().and_then(|m| m.manifests.as_ref());
+        let matches = manifests.into_iter().flatten().any(|m| {
+            is_target(m["apiVersion"].as_str().unwrap_or_default(), m["kind"].as_str().unwrap_or_default())
+        });
+        if matches {
+            engine.queues.work_status.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
+        }
+    }
+}
