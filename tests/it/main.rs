@@ -51,6 +51,7 @@ mod pull;
 mod pull_plane;
 mod readme;
 mod registry_fixtures;
+mod resource_interpreter;
 mod security_csr;
 mod security_limits;
 mod security_patch;

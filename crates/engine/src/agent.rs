@@ -40,7 +40,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
 
     // Upstream's agent interprets member objects with the plane's customizations too (health,
     // reflected status, retain).
-    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::new());
+    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::standard());
     let (_, t) = super::interpreter_config::follow(&plane, interpreter.clone(), with(&slot));
     tasks.push(t);
 

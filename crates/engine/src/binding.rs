@@ -21,12 +21,12 @@ use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine, TemplateKey, WorkKey};
 use super::dependencies_distributor;
 use super::detector::gvk_of;
-use super::names;
 use super::error::ReconcileError;
 use super::interpreted;
-use karmadactl_interpreter::Operation;
+use super::names;
 use super::overrides::{self, OverrideSource};
 use karmadactl_apimachinery::new_uid;
+use karmadactl_interpreter::Operation;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), ReconcileError> {
     let Some(binding) = engine.binding(key) else {

@@ -16,10 +16,10 @@ use serde_json::{Value, json};
 use super::bindings::AnyBinding;
 use super::claim_metadata;
 use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
-use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
-use super::names;
 use super::error::ReconcileError;
 use super::interpreted;
+use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
+use super::names;
 use karmadactl_apimachinery::new_uid;
 
 /// The claiming policy of a template.

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use karmadactl_interpreter::{Interpreter, Target};
+use karmadactl_interpreter::{Customization, Interpreter, RuleSet, Target};
 use karmadactl_karmada_api::config::customization::{API_VERSION, KIND};
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::Store;
@@ -45,12 +45,22 @@ pub fn follow(
         if before.as_ref() == Some(&value) && !deleted {
             return;
         }
-        interpreter.set_customizations(&all);
+        interpreter.set_customizations(rule_set(&all));
         if let Some(engine) = engine() {
             let targets: Vec<Target> = [before.as_ref(), Some(&value)].into_iter().flatten().map(target_of).collect();
             requeue(&engine, &targets);
         }
     })
+}
+
+/// The rules of every customization that decodes. One that does not (the plane's schema keeps
+/// them out, so this is rare) is left out rather than keeping every other change from taking
+/// effect.
+fn rule_set(objects: &[Value]) -> RuleSet {
+    let customizations = objects.iter().filter_map(|o| {
+        Customization::from_object(o).map_err(|e| tracing::warn!(error = %e, "ignoring a customization")).ok()
+    });
+    RuleSet::new(customizations.collect())
 }
 
 fn target_of(customization: &Value) -> Target {
@@ -62,13 +72,18 @@ fn target_of(customization: &Value) -> Target {
 /// (replicas), bindings (revised manifests, aggregated status) and Works (reflected status,
 /// health).
 fn requeue(engine: &Arc<Engine>, targets: &[Target]) {
-    let is_target = |api_version: &str, kind: &str| targets.iter().any(|t| t.api_version == api_version && t.kind == kind);
+    let is_target =
+        |api_version: &str, kind: &str| targets.iter().any(|t| t.api_version == api_version && t.kind == kind);
     for target in targets {
         let (group, version) = target.api_version.split_once('/').unwrap_or(("", &target.api_version));
         let gvk = GroupVersionKind::gvk(group, version, &target.kind);
         if let Some(source) = engine.template_source(&gvk) {
             for t in source.store.state() {
-                engine.queues.detect.add(TemplateKey { gvk: gvk.clone(), namespace: t.namespace(), name: t.name_any() });
+                engine.queues.detect.add(TemplateKey {
+                    gvk: gvk.clone(),
+                    namespace: t.namespace(),
+                    name: t.name_any(),
+                });
             }
         }
     }
@@ -81,9 +96,10 @@ fn requeue(engine: &Arc<Engine>, targets: &[Target]) {
     }
     for w in engine.caches.works.state() {
         let manifests = w.spec.workload.as_ref().and_then(|m| m.manifests.as_ref());
-        let matches = manifests.into_iter().flatten().any(|m| {
-            is_target(m["apiVersion"].as_str().unwrap_or_default(), m["kind"].as_str().unwrap_or_default())
-        });
+        let matches = manifests
+            .into_iter()
+            .flatten()
+            .any(|m| is_target(m["apiVersion"].as_str().unwrap_or_default(), m["kind"].as_str().unwrap_or_default()));
         if matches {
             engine.queues.work_status.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
         }

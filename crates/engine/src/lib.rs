@@ -39,9 +39,9 @@ pub mod dependencies_distributor;
 pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
+pub mod execution;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
-pub mod execution;
 pub(crate) mod matching;
 pub mod names;
 pub(crate) mod namespace_sync;
@@ -124,7 +124,7 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
     tasks.push(t);
     let (namespace_store, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_namespace));
     tasks.push(t);
-    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::new());
+    let interpreter = Arc::new(karmadactl_interpreter::Interpreter::standard());
     let up = slot.clone();
     let (customizations, t) =
         interpreter_config::follow(&client, interpreter.clone(), move || up.get().and_then(Weak::upgrade));

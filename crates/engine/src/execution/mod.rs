@@ -291,7 +291,10 @@ async fn apply_one(
     // member's values the apply keeps.
     let manifest = match &existing {
         Some(current)
-            if engine.interpreter.source(&Target::of(manifest), Operation::Retain).is_some_and(|s| s != Source::Native) =>
+            if engine
+                .interpreter
+                .source(&Target::of(manifest), Operation::Retain)
+                .is_some_and(|s| s != Source::Native) =>
         {
             Cow::Owned(retained(engine, manifest, current).await?)
         }
@@ -480,4 +483,3 @@ mod tests {
         assert_eq!(other["metadata"]["labels"][names::WORK_PERMANENT_ID_LABEL], "id-2");
     }
 }
-

@@ -1,0 +1,181 @@
+//! The resource interpreter end to end: a CRD kind taught to Karmada by a user's
+//! ResourceInterpreterCustomization is divided by its own replica field, reports health and
+//! status back through the Works and the binding into the template, and stops being
+//! interpreted the moment the customization is deleted.
+
+use serde_json::Value;
+
+use crate::common::fleet::Fleet;
+
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: workloads.example.io
+spec:
+  group: example.io
+  names: {kind: Workload, plural: workloads, singular: workload, listKind: WorkloadList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+              image: {type: string}
+          status:
+            type: object
+            properties:
+              readySize: {type: integer}
+";
+
+/// Replicas live at `spec.size`; a member's copy is healthy once all of them are ready.
+const CUSTOMIZATION: &str = "apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: workload-size
+spec:
+  target: {apiVersion: example.io/v1, kind: Workload}
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          return obj.spec.size, {}
+        end
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, desiredReplica)
+          obj.spec.size = desiredReplica
+          return obj
+        end
+    statusReflection:
+      luaScript: |
+        function ReflectStatus(observedObj)
+          if observedObj.status == nil then
+            return {}
+          end
+          return {readySize = observedObj.status.readySize}
+        end
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(desiredObj, statusItems)
+          local ready = 0
+          for i = 1, #statusItems do
+            if statusItems[i].status ~= nil and statusItems[i].status.readySize ~= nil then
+              ready = ready + statusItems[i].status.readySize
+            end
+          end
+          desiredObj.status = {readySize = ready}
+          return desiredObj
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status ~= nil and observedObj.status.readySize == observedObj.spec.size
+        end
+";
+
+const POLICY: &str = "apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+  namespace: default
+spec:
+  resourceSelectors:
+  - {apiVersion: example.io/v1, kind: Workload, name: web}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - targetCluster: {clusterNames: [member1]}
+          weight: 2
+        - targetCluster: {clusterNames: [member2]}
+          weight: 1
+";
+
+fn size(fleet: &Fleet, member: &str) -> Option<i64> {
+    fleet.get(member, &["workloads.example.io", "web", "-n", "default"]).and_then(|w| w["spec"]["size"].as_i64())
+}
+
+fn wait_sizes(fleet: &Fleet, want: (i64, i64)) {
+    fleet.wait(&format!("sizes {want:?} in member1 and member2"), || {
+        let seen = (size(fleet, "member1"), size(fleet, "member2"));
+        if seen == (Some(want.0), Some(want.1)) { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+}
+
+fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
+    let patch = format!("{{\"status\":{{\"readySize\":{ready}}}}}");
+    fleet.k_ok(
+        member,
+        &[
+            "patch",
+            "workloads.example.io",
+            "web",
+            "-n",
+            "default",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &patch,
+        ],
+    );
+}
+
+fn binding(fleet: &Fleet) -> Value {
+    fleet.get("karmada-apiserver", &["resourcebindings", "web-workload", "-n", "default"]).unwrap_or(Value::Null)
+}
+
+#[test]
+fn a_customization_divides_a_crd_reports_its_health_and_status_and_stops_when_deleted() {
+    let fleet = Fleet::up(2);
+    // The kind exists in the plane and in both members.
+    let crd = fleet.home.path().join("workloads-crd.yaml");
+    std::fs::write(&crd, CRD).unwrap();
+    for context in ["karmada-apiserver", "member1", "member2"] {
+        fleet.k_ok(context, &["apply", "-f", crd.to_str().unwrap()]);
+    }
+    fleet.apply(CUSTOMIZATION);
+    fleet.apply(POLICY);
+    fleet.apply("apiVersion: example.io/v1\nkind: Workload\nmetadata:\n  name: web\n  namespace: default\nspec:\n  size: 6\n  image: nginx\n");
+
+    // GetReplicas reads spec.size, so the binding asks for 6 and the static weights 2:1 give
+    // member1 4 and member2 2, written back by ReviseReplica.
+    wait_sizes(&fleet, (4, 2));
+    assert_eq!(binding(&fleet)["spec"]["replicas"], 6);
+
+    // Statuses flow back: member1 is fully ready, member2 is not.
+    set_ready(&fleet, "member1", 4);
+    set_ready(&fleet, "member2", 1);
+    fleet.wait("health per cluster in the binding", || {
+        let b = binding(&fleet);
+        let health = |c: &str| {
+            b["status"]["aggregatedStatus"]
+                .as_array()
+                .and_then(|items| items.iter().find(|i| i["clusterName"] == c))
+                .map(|i| i["health"].clone())
+        };
+        let seen = (health("member1"), health("member2"));
+        if seen == (Some("Healthy".into()), Some("Unhealthy".into())) { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+    fleet.wait("the aggregated status on the template", || {
+        let t = fleet.get("karmada-apiserver", &["workloads.example.io", "web", "-n", "default"]).unwrap();
+        if t["status"]["readySize"] == 5 { Ok(()) } else { Err(t["status"].to_string()) }
+    });
+
+    // Without the customization nobody interprets the kind: no replicas to divide, so each
+    // member gets the template as it is.
+    fleet.plane(&["delete", "resourceinterpretercustomization", "workload-size"]);
+    wait_sizes(&fleet, (6, 6));
+    assert!(binding(&fleet)["spec"].get("replicas").is_none(), "{}", binding(&fleet)["spec"]);
+}
