@@ -37,7 +37,7 @@ fn each_crate_depends_only_on_the_crates_below_it() {
         ("interpreter", &["interpreter", "karmada-api", "apimachinery"]),
         ("engine", &["engine", "interpreter", "karmada-api", "apimachinery"]),
         ("controllers", &["controllers", "karmada-api", "apimachinery", "pki"]),
-        ("apiserver", &["apiserver", "karmada-api", "apimachinery", "pki", "store", "kubeconfig"]),
+        ("apiserver", &["apiserver", "interpreter", "karmada-api", "apimachinery", "pki", "store", "kubeconfig"]),
         (
             "plane",
             &[

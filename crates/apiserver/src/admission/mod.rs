@@ -9,6 +9,7 @@
 
 pub mod csr_admission;
 pub mod csr_strategy;
+pub mod interpreter_customization;
 pub mod rbac_escalation;
 pub mod rbac_generator_admission;
 pub mod token_binding;
@@ -116,8 +117,9 @@ pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
     }
 }
 
-/// Admission that depends on who writes, run after validation on every create (`old` is
-/// `None`) and update: RBAC escalation prevention and the certificate plugins.
+/// Admission that depends on who writes or on other stored objects, run after validation on
+/// every create (`old` is `None`) and update: RBAC escalation prevention, the certificate
+/// plugins, and the interpreter customizations' checks.
 pub async fn check_requester(
     state: &ApiState,
     def: &ResourceDef,
@@ -126,7 +128,8 @@ pub async fn check_requester(
     new: &Value,
 ) -> Result<(), ApiError> {
     crate::admission::rbac_escalation::check(state, def, call, old, new).await?;
-    crate::admission::csr_admission::check(state, def, call, old, new)
+    crate::admission::csr_admission::check(state, def, call, old, new)?;
+    crate::admission::interpreter_customization::check(state, def, new).await
 }
 
 /// Validates an object about to be stored. Returns the warnings to send (unknown fields under
