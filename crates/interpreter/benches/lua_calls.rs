@@ -68,6 +68,28 @@ fn main() {
         block_on(trivial.interpret_health(&thing)).unwrap();
     });
 
+    // The same operations on a Deployment, answered by the native interpreter: the CloneSet's
+    // pod template and replicas, and the Deployment's own reflected member statuses.
+    let native = Interpreter::new();
+    let mut deployment = replica_case["desiredObj"].clone();
+    deployment["apiVersion"] = json!("apps/v1");
+    deployment["kind"] = json!("Deployment");
+    let native_replicas = rate(|| {
+        block_on(native.replicas(&deployment)).unwrap();
+    });
+    let member = |ready: i64| {
+        json!({"replicas": 2, "readyReplicas": ready, "updatedReplicas": 2, "availableReplicas": ready,
+               "observedGeneration": 1, "generation": 1, "resourceTemplateGeneration": 1})
+    };
+    let deployment_items: Vec<AggregatedStatusItem> = serde_json::from_value(json!([
+        {"clusterName": "member1", "status": member(2), "applied": true},
+        {"clusterName": "member2", "status": member(1), "applied": true},
+    ]))
+    .unwrap();
+    let native_aggregate = rate(|| {
+        block_on(native.aggregate_status(&deployment, &deployment_items)).unwrap();
+    });
+
     println!("## Lua calls per second ({CALLS} calls each, one thread)\n");
     println!("| call | calls/s | per call |");
     println!("|---|---:|---:|");
@@ -75,6 +97,8 @@ fn main() {
         ("CloneSet InterpretReplica (GetReplicas + kube.accuratePodRequirements)", replicas),
         ("CloneSet AggregateStatus (two status items)", aggregate),
         ("one-line InterpretHealth (a fresh sandboxed state and a tiny script)", state),
+        ("native: Deployment InterpretReplica (the same pod template)", native_replicas),
+        ("native: Deployment AggregateStatus (two status items)", native_aggregate),
     ] {
         println!("| {name} | {r:.0} | {:.1} µs |", 1e6 / r);
     }

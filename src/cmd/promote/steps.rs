@@ -173,12 +173,14 @@ async fn promote_dependencies(
     let mut created: Vec<(Resource, String)> = Vec::new();
     // The built-in interpreter's answer: what a pod template refers to.
     let target = karmadactl_interpreter::Target::of(template);
-    let references =
-        if karmadactl_interpreter::native::hook_enabled(&target, karmadactl_interpreter::Operation::InterpretDependency) {
-            karmadactl_interpreter::native::dependencies(template)?
-        } else {
-            Vec::new()
-        };
+    let references = if karmadactl_interpreter::native::hook_enabled(
+        &target,
+        karmadactl_interpreter::Operation::InterpretDependency,
+    ) {
+        karmadactl_interpreter::native::dependencies(template)?
+    } else {
+        Vec::new()
+    };
     for (kind, name) in dependencies_distributor::followed(&references, namespace) {
         let res = core_resource(&kind);
         let gvr = gvr_string(&res);
