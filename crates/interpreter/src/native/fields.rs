@@ -31,10 +31,15 @@ pub fn put_count(map: &mut Map<String, Value>, key: &str, n: i64) {
 }
 
 /// The template generation a member's copy was made from, as upstream parses its annotation:
-/// a missing or non-numeric value is an error (Go's `strconv.ParseInt` wording).
+/// a non-numeric value is an error (Go's `strconv.ParseInt` wording), a missing one is 0.
 pub fn template_generation(object: &Value) -> Result<i64, String> {
     let key = TEMPLATE_GENERATION_ANNOTATION.replace('/', "~1");
     let text = string(object, &format!("/metadata/annotations/{key}"));
+    // apimachinery's string-to-int64 conversion reads an empty string as 0, so an object
+    // without the annotation (a Work written by hand, say) reflects generation 0.
+    if text.is_empty() {
+        return Ok(0);
+    }
     text.parse::<i64>().map_err(|_| format!("strconv.ParseInt: parsing {text:?}: invalid syntax"))
 }
 
