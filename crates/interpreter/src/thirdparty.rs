@@ -36,6 +36,10 @@ const FILES: &[(&str, &str)] = &[
         "apps.kruise.io/v1beta1/StatefulSet/customizations.yaml",
         include_str!("../thirdparty/apps.kruise.io/v1beta1/StatefulSet/customizations.yaml"),
     ),
+    (
+        "argoproj.io/v1alpha1/Workflow/customizations.yaml",
+        include_str!("../thirdparty/argoproj.io/v1alpha1/Workflow/customizations.yaml"),
+    ),
 ];
 
 /// The shipped set. A file that does not parse is left out (the tests keep that from being
