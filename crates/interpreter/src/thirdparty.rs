@@ -40,6 +40,14 @@ const FILES: &[(&str, &str)] = &[
         "argoproj.io/v1alpha1/Workflow/customizations.yaml",
         include_str!("../thirdparty/argoproj.io/v1alpha1/Workflow/customizations.yaml"),
     ),
+    (
+        "kyverno.io/v1/ClusterPolicy/customizations.yaml",
+        include_str!("../thirdparty/kyverno.io/v1/ClusterPolicy/customizations.yaml"),
+    ),
+    (
+        "kyverno.io/v1/Policy/customizations.yaml",
+        include_str!("../thirdparty/kyverno.io/v1/Policy/customizations.yaml"),
+    ),
 ];
 
 /// The shipped set. A file that does not parse is left out (the tests keep that from being
