@@ -7,7 +7,48 @@
 use crate::RuleSet;
 
 /// Each shipped file: its path under `thirdparty/`, and its text.
-const FILES: &[(&str, &str)] = &[];
+const FILES: &[(&str, &str)] = &[
+    (
+        "apps.kruise.io/v1alpha1/AdvancedCronJob/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/AdvancedCronJob/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1alpha1/BroadcastJob/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/BroadcastJob/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1alpha1/CloneSet/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/CloneSet/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1alpha1/DaemonSet/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/DaemonSet/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1alpha1/SidecarSet/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/SidecarSet/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1alpha1/UnitedDeployment/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1alpha1/UnitedDeployment/customizations.yaml"),
+    ),
+    (
+        "apps.kruise.io/v1beta1/StatefulSet/customizations.yaml",
+        include_str!("../thirdparty/apps.kruise.io/v1beta1/StatefulSet/customizations.yaml"),
+    ),
+    (
+        "argoproj.io/v1alpha1/Workflow/customizations.yaml",
+        include_str!("../thirdparty/argoproj.io/v1alpha1/Workflow/customizations.yaml"),
+    ),
+    (
+        "kyverno.io/v1/ClusterPolicy/customizations.yaml",
+        include_str!("../thirdparty/kyverno.io/v1/ClusterPolicy/customizations.yaml"),
+    ),
+    (
+        "kyverno.io/v1/Policy/customizations.yaml",
+        include_str!("../thirdparty/kyverno.io/v1/Policy/customizations.yaml"),
+    ),
+];
 
 /// The shipped set. A file that does not parse is left out (the tests keep that from being
 /// shipped), so the interpreter always starts.
