@@ -7,7 +7,28 @@
 use crate::RuleSet;
 
 /// Each shipped file: its path under `thirdparty/`, and its text.
-const FILES: &[(&str, &str)] = &[];
+const FILES: &[(&str, &str)] = &[
+    (
+        "source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/Bucket/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/Bucket/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/HelmChart/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/HelmChart/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/HelmRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/HelmRepository/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/OCIRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/OCIRepository/customizations.yaml"),
+    ),
+];
 
 /// The shipped set. A file that does not parse is left out (the tests keep that from being
 /// shipped), so the interpreter always starts.
