@@ -9,6 +9,14 @@ use crate::RuleSet;
 /// Each shipped file: its path under `thirdparty/`, and its text.
 const FILES: &[(&str, &str)] = &[
     (
+        "helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml",
+        include_str!("../thirdparty/helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml"),
+    ),
+    (
+        "kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml",
+        include_str!("../thirdparty/kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml"),
+    ),
+    (
         "source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml",
         include_str!("../thirdparty/source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml"),
     ),
