@@ -9,6 +9,10 @@ use crate::RuleSet;
 /// Each shipped file: its path under `thirdparty/`, and its text.
 const FILES: &[(&str, &str)] = &[
     (
+        "flink.apache.org/v1beta1/FlinkDeployment/customizations.yaml",
+        include_str!("../thirdparty/flink.apache.org/v1beta1/FlinkDeployment/customizations.yaml"),
+    ),
+    (
         "helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml",
         include_str!("../thirdparty/helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml"),
     ),
