@@ -17,6 +17,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../thirdparty/helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml"),
     ),
     (
+        "kubeflow.org/v1/Notebook/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v1/Notebook/customizations.yaml"),
+    ),
+    (
         "kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml",
         include_str!("../thirdparty/kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml"),
     ),
