@@ -25,6 +25,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../thirdparty/kubeflow.org/v1/PyTorchJob/customizations.yaml"),
     ),
     (
+        "kubeflow.org/v1/TFJob/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v1/TFJob/customizations.yaml"),
+    ),
+    (
         "kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml",
         include_str!("../thirdparty/kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml"),
     ),
