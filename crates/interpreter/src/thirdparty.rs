@@ -29,6 +29,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../thirdparty/kubeflow.org/v1/TFJob/customizations.yaml"),
     ),
     (
+        "kubeflow.org/v2beta1/MPIJob/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v2beta1/MPIJob/customizations.yaml"),
+    ),
+    (
         "kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml",
         include_str!("../thirdparty/kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml"),
     ),
