@@ -41,12 +41,60 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../thirdparty/argoproj.io/v1alpha1/Workflow/customizations.yaml"),
     ),
     (
+        "flink.apache.org/v1beta1/FlinkDeployment/customizations.yaml",
+        include_str!("../thirdparty/flink.apache.org/v1beta1/FlinkDeployment/customizations.yaml"),
+    ),
+    (
+        "helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml",
+        include_str!("../thirdparty/helm.toolkit.fluxcd.io/v2beta1/HelmRelease/customizations.yaml"),
+    ),
+    (
+        "kubeflow.org/v1/Notebook/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v1/Notebook/customizations.yaml"),
+    ),
+    (
+        "kubeflow.org/v1/PyTorchJob/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v1/PyTorchJob/customizations.yaml"),
+    ),
+    (
+        "kubeflow.org/v1/TFJob/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v1/TFJob/customizations.yaml"),
+    ),
+    (
+        "kubeflow.org/v2beta1/MPIJob/customizations.yaml",
+        include_str!("../thirdparty/kubeflow.org/v2beta1/MPIJob/customizations.yaml"),
+    ),
+    (
+        "kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml",
+        include_str!("../thirdparty/kustomize.toolkit.fluxcd.io/v1/Kustomization/customizations.yaml"),
+    ),
+    (
         "kyverno.io/v1/ClusterPolicy/customizations.yaml",
         include_str!("../thirdparty/kyverno.io/v1/ClusterPolicy/customizations.yaml"),
     ),
     (
         "kyverno.io/v1/Policy/customizations.yaml",
         include_str!("../thirdparty/kyverno.io/v1/Policy/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1/GitRepository/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/Bucket/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/Bucket/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/HelmChart/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/HelmChart/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/HelmRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/HelmRepository/customizations.yaml"),
+    ),
+    (
+        "source.toolkit.fluxcd.io/v1beta2/OCIRepository/customizations.yaml",
+        include_str!("../thirdparty/source.toolkit.fluxcd.io/v1beta2/OCIRepository/customizations.yaml"),
     ),
 ];
 
