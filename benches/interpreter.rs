@@ -222,7 +222,9 @@ fn main() {
     let cpu_ms = |c: f64| c * 1e3 / TEMPLATES as f64;
     println!("### Resource interpreter: {TEMPLATES} templates Divided over 2 members, {}", machine());
     println!();
-    println!("| measure | Deployments (native interpreter) | CRD kind (Lua customization) | ratio | limit in the same run |");
+    println!(
+        "| measure | Deployments (native interpreter) | CRD kind (Lua customization) | ratio | limit in the same run |"
+    );
     println!("|---|---|---|---|---|");
     println!(
         "| created, then in both members with 1 replica each | {:.1} s ({:.0}/s) | {:.1} s ({:.0}/s) | {:.2}× | {TEMPLATES} creates straight into one member: {:.1} s ({:.0}/s) |",
