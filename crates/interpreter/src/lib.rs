@@ -25,6 +25,7 @@ pub mod native;
 mod operation;
 mod target;
 mod thirdparty;
+pub mod webhook;
 
 pub use customization::{Customization, RuleSet};
 pub use error::InterpretError;
@@ -32,3 +33,4 @@ pub use interpreter::{Interpreter, Replicas, Source};
 pub use lua::Limits;
 pub use operation::Operation;
 pub use target::Target;
+pub use webhook::WebhookSet;
