@@ -32,27 +32,37 @@ pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, m
         },
     ];
     for target in targets {
-        let namespace = target.namespace.clone().unwrap_or_else(|| "default".into());
-        let now = Time(jiff::Timestamp::now());
-        let event = Event {
-            metadata: ObjectMeta {
-                name: Some(format!("{}.{}", target.name.clone().unwrap_or_default(), &new_uid()[..8])),
-                namespace: Some(namespace.clone()),
-                ..Default::default()
-            },
-            involved_object: target,
-            reason: Some(reason.into()),
-            message: Some(message.into()),
-            type_: Some("Warning".into()),
-            count: Some(1),
-            first_timestamp: Some(now.clone()),
-            last_timestamp: Some(now),
-            source: Some(EventSource { component: Some("karmada-scheduler".into()), host: None }),
+        warn(engine, target, "karmada-scheduler", reason, message).await;
+    }
+}
+
+/// A Warning from the resource detector on a template.
+pub async fn warn_template(engine: &Engine, template: ObjectReference, reason: &str, message: &str) {
+    warn(engine, template, "resource-detector", reason, message).await;
+}
+
+/// A Warning about `target`, recorded by `component`.
+async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason: &str, message: &str) {
+    let namespace = target.namespace.clone().unwrap_or_else(|| "default".into());
+    let now = Time(jiff::Timestamp::now());
+    let event = Event {
+        metadata: ObjectMeta {
+            name: Some(format!("{}.{}", target.name.clone().unwrap_or_default(), &new_uid()[..8])),
+            namespace: Some(namespace.clone()),
             ..Default::default()
-        };
-        let api: Api<Event> = Api::namespaced(engine.client.clone(), &namespace);
-        if let Err(e) = api.create(&PostParams::default(), &event).await {
-            tracing::debug!(error = %e, "could not record an event");
-        }
+        },
+        involved_object: target,
+        reason: Some(reason.into()),
+        message: Some(message.into()),
+        type_: Some("Warning".into()),
+        count: Some(1),
+        first_timestamp: Some(now.clone()),
+        last_timestamp: Some(now),
+        source: Some(EventSource { component: Some(component.into()), host: None }),
+        ..Default::default()
+    };
+    let api: Api<Event> = Api::namespaced(engine.client.clone(), &namespace);
+    if let Err(e) = api.create(&PostParams::default(), &event).await {
+        tracing::debug!(error = %e, "could not record an event");
     }
 }
