@@ -35,6 +35,7 @@ mod host_init;
 mod init_embedded;
 mod install;
 mod interpret;
+mod interpreter_webhook;
 mod join;
 mod karmada_crds;
 mod karmada_types;

@@ -1,0 +1,285 @@
+//! Interpreter webhooks end to end: a real HTTPS webhook started by the test, trusted through
+//! the caBundle of a ResourceInterpreterWebhookConfiguration, interprets a CRD kind for the
+//! fleet (its replica count divides the kind across members, its revision reaches them, its
+//! health verdict shows in the binding); a webhook that is down, or answers with another
+//! request's uid, is refused with a Warning on the template and the plane stays healthy; and
+//! admission refuses configurations upstream's webhook refuses, naming the field.
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::common::fleet::Fleet;
+use crate::common::webhook_server::WebhookServer;
+
+fn crd(kind: &str, plural: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: {plural}.example.io
+spec:
+  group: example.io
+  names: {{kind: {kind}, plural: {plural}, singular: {singular}, listKind: {kind}List}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {{type: integer}}
+          status:
+            type: object
+            properties:
+              readySize: {{type: integer}}
+",
+        singular = kind.to_lowercase()
+    )
+}
+
+/// The webhook: replicas at `spec.size`, a revision that writes a cluster's share there and
+/// labels the copy, healthy once all are ready. Under `/wrong-uid` it answers with a uid of
+/// its own.
+fn answer(path: &str, request: &Value) -> Value {
+    let uid = if path == "/wrong-uid" { "not-the-request-uid" } else { request["uid"].as_str().unwrap_or_default() };
+    let object = &request["object"];
+    let mut response = json!({"uid": uid, "successful": true});
+    match request["operation"].as_str().unwrap_or_default() {
+        "InterpretReplica" => response["replicas"] = object["spec"]["size"].clone(),
+        "ReviseReplica" => {
+            let patch = json!([
+                {"op": "replace", "path": "/spec/size", "value": request["replicas"]},
+                {"op": "add", "path": "/metadata/labels/revised-by", "value": "webhook"},
+            ]);
+            let encoded = base64::engine::general_purpose::STANDARD.encode(patch.to_string());
+            response["patch"] = json!(encoded);
+            response["patchType"] = json!("JSONPatch");
+        }
+        "InterpretHealth" => {
+            response["healthy"] = json!(object["status"]["readySize"] == object["spec"]["size"]);
+        }
+        other => {
+            response = json!({"uid": uid, "successful": false,
+                              "status": {"code": 400, "message": format!("no rule for {other}")}});
+        }
+    }
+    response
+}
+
+fn configuration(name: &str, kind: &str, url: &str, ca_pem: &str) -> String {
+    let config = json!({
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterWebhookConfiguration",
+        "metadata": {"name": name},
+        "webhooks": [{
+            "name": format!("{}.example.io", kind.to_lowercase()),
+            "clientConfig": {"url": url, "caBundle": base64::engine::general_purpose::STANDARD.encode(ca_pem)},
+            "rules": [{"operations": ["InterpretReplica", "ReviseReplica", "InterpretHealth"],
+                       "apiGroups": ["example.io"], "apiVersions": ["v1"], "kinds": [kind]}],
+            "timeoutSeconds": 5,
+            "interpreterContextVersions": ["v1alpha1"],
+        }],
+    });
+    config.to_string()
+}
+
+const POLICY: &str = "apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+  namespace: default
+spec:
+  resourceSelectors:
+  - {apiVersion: example.io/v1, kind: Workload}
+  - {apiVersion: example.io/v1, kind: Gadget}
+  - {apiVersion: example.io/v1, kind: Widget}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - targetCluster: {clusterNames: [member1]}
+          weight: 2
+        - targetCluster: {clusterNames: [member2]}
+          weight: 1
+";
+
+fn template(kind: &str, name: &str) -> String {
+    format!(
+        "apiVersion: example.io/v1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\nspec:\n  size: 6\n"
+    )
+}
+
+fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
+    let patch = format!("{{\"status\":{{\"readySize\":{ready}}}}}");
+    let args = ["patch", "workloads.example.io", "web", "-n", "default", "--subresource=status", "--type=merge", "-p"];
+    let mut args = args.to_vec();
+    args.push(&patch);
+    fleet.k_ok(member, &args);
+}
+
+/// The Warning events of the template `name`, as `reason: message`.
+fn warnings(fleet: &Fleet, name: &str) -> Vec<String> {
+    let events = fleet.get("karmada-apiserver", &["events", "-n", "default"]).unwrap_or_default();
+    events["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["involvedObject"]["name"] == name && e["type"] == "Warning")
+        .map(|e| format!("{}: {}", e["reason"].as_str().unwrap_or_default(), e["message"].as_str().unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported() {
+    let server = WebhookServer::start(answer);
+    // A port nothing listens on: the one a listener had before it closed.
+    let down = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("https://{}/", listener.local_addr().unwrap())
+    };
+    let fleet = Fleet::up(2);
+    for (kind, plural) in [("Workload", "workloads"), ("Gadget", "gadgets"), ("Widget", "widgets")] {
+        let file = fleet.home.path().join(format!("{plural}-crd.yaml"));
+        std::fs::write(&file, crd(kind, plural)).unwrap();
+        for context in ["karmada-apiserver", "member1", "member2"] {
+            fleet.k_ok(context, &["apply", "-f", file.to_str().unwrap()]);
+        }
+    }
+    fleet.apply(&configuration("workloads", "Workload", &format!("{}/interpret", server.url), &server.ca_pem));
+    fleet.apply(&configuration("gadgets", "Gadget", &down, &server.ca_pem));
+    fleet.apply(&configuration("widgets", "Widget", &format!("{}/wrong-uid", server.url), &server.ca_pem));
+    fleet.apply(POLICY);
+    fleet.apply(&template("Workload", "web"));
+
+    // The webhook says 6 replicas; the static weights 2:1 give member1 4 and member2 2, which
+    // the webhook's revision writes into each copy (and labels it).
+    let copy = |member: &str| fleet.get(member, &["workloads.example.io", "web", "-n", "default"]);
+    fleet.wait("sizes 4 and 2 written by the webhook's revision", || {
+        let seen: Vec<(Value, Value)> = ["member1", "member2"]
+            .iter()
+            .map(|m| {
+                copy(m).map_or((Value::Null, Value::Null), |w| {
+                    (w["spec"]["size"].clone(), w["metadata"]["labels"]["revised-by"].clone())
+                })
+            })
+            .collect();
+        let want = vec![(json!(4), json!("webhook")), (json!(2), json!("webhook"))];
+        if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+    let binding = || fleet.get("karmada-apiserver", &["resourcebindings", "web-workload", "-n", "default"]).unwrap();
+    assert_eq!(binding()["spec"]["replicas"], 6);
+    // What the webhook was sent: a ResourceInterpreterContext about the template, with the
+    // cluster's share for ReviseReplica.
+    let revisions = server.requests_to("/interpret");
+    let revise = revisions.iter().find(|r| r["operation"] == "ReviseReplica").expect("a ReviseReplica request");
+    assert_eq!(revise["kind"], json!({"group": "example.io", "version": "v1", "kind": "Workload"}));
+    assert_eq!((revise["name"].as_str(), revise["namespace"].as_str()), (Some("web"), Some("default")));
+    assert!(revise["replicas"] == 4 || revise["replicas"] == 2, "{}", revise["replicas"]);
+    assert_eq!(revise["object"]["spec"]["size"], 6);
+
+    // The webhook judges health: member1 fully ready, member2 not.
+    set_ready(&fleet, "member1", 4);
+    set_ready(&fleet, "member2", 1);
+    fleet.wait("the webhook's health verdicts in the binding", || {
+        let b = binding();
+        let health = |c: &str| {
+            b["status"]["aggregatedStatus"]
+                .as_array()
+                .and_then(|items| items.iter().find(|i| i["clusterName"] == c))
+                .map(|i| i["health"].clone())
+        };
+        let seen = (health("member1"), health("member2"));
+        if seen == (Some("Healthy".into()), Some("Unhealthy".into())) { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+
+    // A webhook that is down: the template gets a Warning saying so, and no binding.
+    fleet.apply(&template("Gadget", "g1"));
+    let warning = fleet.wait("a Warning on the gadget", || {
+        warnings(&fleet, "g1").into_iter().next().ok_or_else(|| "no warning yet".to_string())
+    });
+    assert!(
+        warning.starts_with(
+            "ApplyPolicyFailed: Apply policy(default/web) failed: InterpretReplica webhook gadgets/gadget.example.io: failed to call webhook: "
+        ),
+        "{warning}"
+    );
+    assert!(warning.contains("Connection refused"), "{warning}");
+    assert!(fleet.get("karmada-apiserver", &["resourcebindings", "g1-gadget", "-n", "default"]).is_none());
+
+    // A webhook answering with another uid is refused the same way.
+    fleet.apply(&template("Widget", "w1"));
+    let warning = fleet.wait("a Warning on the widget", || {
+        warnings(&fleet, "w1").into_iter().next().ok_or_else(|| "no warning yet".to_string())
+    });
+    assert!(warning.contains("InterpretReplica webhook widgets/widget.example.io: received invalid webhook response: expected response.uid \""), "{warning}");
+    assert!(warning.ends_with("got \"not-the-request-uid\""), "{warning}");
+    assert!(fleet.get("karmada-apiserver", &["resourcebindings", "w1-widget", "-n", "default"]).is_none());
+
+    // The plane is healthy and the working webhook's kind is untouched.
+    assert_eq!(fleet.plane(&["get", "--raw", "/readyz"]).trim(), "ok");
+    assert_eq!(copy("member1").unwrap()["spec"]["size"], 4);
+}
+
+#[test]
+fn admission_refuses_a_webhook_configuration_upstream_refuses_naming_the_field() {
+    let plane = crate::common::plane::Plane::start();
+    let good = json!({
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterWebhookConfiguration",
+        "metadata": {"name": "checked"},
+        "webhooks": [{
+            "name": "workloads.example.io",
+            "clientConfig": {"url": "https://127.0.0.1:8443/interpret"},
+            "rules": [{"operations": ["InterpretReplica"], "apiGroups": ["example.io"], "apiVersions": ["v1"], "kinds": ["Workload"]}],
+            "timeoutSeconds": 5,
+            "interpreterContextVersions": ["v1alpha1"],
+        }],
+    });
+    let cases = [
+        (
+            json!({"clientConfig": {"url": "http://127.0.0.1:8443/interpret"}}),
+            "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+        ),
+        (
+            json!({"rules": [{"operations": ["Prune"], "apiGroups": ["example.io"], "apiVersions": ["v1"], "kinds": ["Workload"]}]}),
+            "webhooks[0].rules[0].operations[0]: Unsupported value: \"Prune\": supported values: \"*\", \"AggregateStatus\", \"InterpretComponent\", \"InterpretDependency\", \"InterpretHealth\", \"InterpretReplica\", \"InterpretStatus\", \"Retain\", \"ReviseReplica\"",
+        ),
+        (
+            json!({"timeoutSeconds": 31}),
+            "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds",
+        ),
+    ];
+    for (change, message) in cases {
+        let mut bad = good.clone();
+        let hook = bad["webhooks"][0].as_object_mut().unwrap();
+        for (k, v) in change.as_object().unwrap() {
+            hook.insert(k.clone(), v.clone());
+        }
+        let file = plane.dir.path().join("bad.json");
+        std::fs::write(&file, bad.to_string()).unwrap();
+        let run = plane.kubectl_run(&["create", "-f", file.to_str().unwrap()]);
+        assert_ne!(run.code, 0);
+        assert_eq!(
+            run.stderr.trim(),
+            format!("The ResourceInterpreterWebhookConfiguration \"checked\" is invalid: {message}"),
+            "{change}"
+        );
+        let listed = plane.kubectl_run(&["get", "resourceinterpreterwebhookconfigurations", "-o", "name"]);
+        assert_eq!(listed.stdout.trim(), "", "nothing was stored");
+    }
+    let file = plane.dir.path().join("good.json");
+    std::fs::write(&file, good.to_string()).unwrap();
+    plane.kubectl_ok(&["create", "-f", file.to_str().unwrap()]);
+    let listed = plane.kubectl_ok(&["get", "resourceinterpreterwebhookconfigurations", "-o", "name"]);
+    assert_eq!(listed.trim(), "resourceinterpreterwebhookconfiguration.config.karmada.io/checked");
+}
