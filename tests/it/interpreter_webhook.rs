@@ -10,37 +10,11 @@ use serde_json::{Value, json};
 
 use crate::common::fleet::Fleet;
 use crate::common::webhook_server::WebhookServer;
+use crate::resource_interpreter::{CRD, set_ready, wait_health, weighted_policy};
 
+/// The CRD of the Workload kind, made over for another kind of the same shape.
 fn crd(kind: &str, plural: &str) -> String {
-    format!(
-        "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: {plural}.example.io
-spec:
-  group: example.io
-  names: {{kind: {kind}, plural: {plural}, singular: {singular}, listKind: {kind}List}}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {{status: {{}}}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {{type: integer}}
-          status:
-            type: object
-            properties:
-              readySize: {{type: integer}}
-",
-        singular = kind.to_lowercase()
-    )
+    CRD.replace("workloads", plural).replace("Workload", kind).replace("workload", &kind.to_lowercase())
 }
 
 /// The webhook: replicas at `spec.size`, a revision that writes a cluster's share there and
@@ -89,42 +63,10 @@ fn configuration(name: &str, kind: &str, url: &str, ca_pem: &str) -> String {
     config.to_string()
 }
 
-const POLICY: &str = "apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: web
-  namespace: default
-spec:
-  resourceSelectors:
-  - {apiVersion: example.io/v1, kind: Workload}
-  - {apiVersion: example.io/v1, kind: Gadget}
-  - {apiVersion: example.io/v1, kind: Widget}
-  placement:
-    clusterAffinity:
-      clusterNames: [member1, member2]
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - targetCluster: {clusterNames: [member1]}
-          weight: 2
-        - targetCluster: {clusterNames: [member2]}
-          weight: 1
-";
-
 fn template(kind: &str, name: &str) -> String {
     format!(
         "apiVersion: example.io/v1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\nspec:\n  size: 6\n"
     )
-}
-
-fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
-    let patch = format!("{{\"status\":{{\"readySize\":{ready}}}}}");
-    let args = ["patch", "workloads.example.io", "web", "-n", "default", "--subresource=status", "--type=merge", "-p"];
-    let mut args = args.to_vec();
-    args.push(&patch);
-    fleet.k_ok(member, &args);
 }
 
 /// The Warning events of the template `name`, as `reason: message`.
@@ -158,7 +100,8 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
     fleet.apply(&configuration("workloads", "Workload", &format!("{}/interpret", server.url), &server.ca_pem));
     fleet.apply(&configuration("gadgets", "Gadget", &down, &server.ca_pem));
     fleet.apply(&configuration("widgets", "Widget", &format!("{}/wrong-uid", server.url), &server.ca_pem));
-    fleet.apply(POLICY);
+    let selectors = ["Workload", "Gadget", "Widget"].map(|k| format!("  - {{apiVersion: example.io/v1, kind: {k}}}"));
+    fleet.apply(&weighted_policy(&selectors.join("\n")));
     fleet.apply(&template("Workload", "web"));
 
     // The webhook says 6 replicas; the static weights 2:1 give member1 4 and member2 2, which
@@ -190,17 +133,7 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
     // The webhook judges health: member1 fully ready, member2 not.
     set_ready(&fleet, "member1", 4);
     set_ready(&fleet, "member2", 1);
-    fleet.wait("the webhook's health verdicts in the binding", || {
-        let b = binding();
-        let health = |c: &str| {
-            b["status"]["aggregatedStatus"]
-                .as_array()
-                .and_then(|items| items.iter().find(|i| i["clusterName"] == c))
-                .map(|i| i["health"].clone())
-        };
-        let seen = (health("member1"), health("member2"));
-        if seen == (Some("Healthy".into()), Some("Unhealthy".into())) { Ok(()) } else { Err(format!("{seen:?}")) }
-    });
+    wait_health(&fleet, binding, ("Healthy", "Unhealthy"));
 
     // A webhook that is down: the template gets a Warning saying so, and no binding.
     fleet.apply(&template("Gadget", "g1"));

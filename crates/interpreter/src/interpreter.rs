@@ -71,7 +71,8 @@ pub struct Replicas {
 /// The resource interpreter. Cheap to share behind an `Arc`; its sources are replaced as the
 /// objects that configure them change. A Lua rule runs on the calling thread, for at most its
 /// time budget ([`Limits`], one second by default): a caller on an async runtime with many
-/// scripts to run may want a blocking thread for them.
+/// scripts to run may want a blocking thread for them. A webhook call awaits its answer for at
+/// most the webhook's timeout (10 seconds unless configured, 30 at most).
 #[derive(Default)]
 pub struct Interpreter {
     /// The user's customizations, replaced whole as the objects change.

@@ -12,7 +12,8 @@
 //!
 //! Layering: depends on the Karmada API types and apimachinery only; the engine and the CLI
 //! (`karmadactl interpret`, which runs offline) depend on it. It never talks to the plane: the
-//! engine hands it the customization objects it watches.
+//! engine hands it the customization and webhook configuration objects it watches; its only
+//! network calls are to the interpreter webhooks those configurations name ([`webhook`]).
 
 #![forbid(unsafe_code)]
 

@@ -11,6 +11,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
+use karmadactl_apimachinery::with_causes;
 use karmadactl_karmada_api::config::webhook::WebhookClientConfig;
 use rustls::RootCertStore;
 use rustls::pki_types::CertificateDer;
@@ -62,7 +63,7 @@ impl HttpsClient {
                 .header(http::header::ACCEPT, "application/json")
                 .body(Full::new(Bytes::from(body)))
                 .map_err(|e| format!("invalid request: {e}"))?;
-            let response = self.client.request(request).await.map_err(|e| with_sources(&e))?;
+            let response = self.client.request(request).await.map_err(|e| with_causes(&e))?;
             let status = response.status();
             let body = Limited::new(response.into_body(), MAX_RESPONSE_BYTES).collect().await.map_err(|e| {
                 if e.is::<http_body_util::LengthLimitError>() {
@@ -80,18 +81,6 @@ impl HttpsClient {
             .await
             .map_err(|_| format!("no answer within {}s (the webhook's timeoutSeconds)", timeout.as_secs()))?
     }
-}
-
-/// An error with its causes, as hyper's own text ("client error (Connect)") says too little.
-fn with_sources(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// Where a webhook is called: its `url`, which must be https, or its Service's
