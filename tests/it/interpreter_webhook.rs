@@ -8,6 +8,8 @@
 use base64::Engine;
 use serde_json::{Value, json};
 
+use karmadactl_interpreter::{Interpreter, WebhookSet};
+
 use crate::common::fleet::Fleet;
 use crate::common::webhook_server::WebhookServer;
 use crate::resource_interpreter::{CRD, set_ready, wait_health, weighted_policy};
@@ -19,9 +21,15 @@ fn crd(kind: &str, plural: &str) -> String {
 
 /// The webhook: replicas at `spec.size`, a revision that writes a cluster's share there and
 /// labels the copy, healthy once all are ready. Under `/wrong-uid` it answers with a uid of
-/// its own.
+/// its own, under `/refuse` it refuses, under `/huge` its answer is over 4 MiB.
 fn answer(path: &str, request: &Value) -> Value {
     let uid = if path == "/wrong-uid" { "not-the-request-uid" } else { request["uid"].as_str().unwrap_or_default() };
+    if path == "/refuse" {
+        return json!({"uid": uid, "successful": false, "status": {"code": 403, "message": "not today"}});
+    }
+    if path == "/huge" {
+        return json!({"uid": uid, "successful": true, "replicas": 1, "rawStatus": {"pad": "x".repeat(4 << 20)}});
+    }
     let object = &request["object"];
     let mut response = json!({"uid": uid, "successful": true});
     match request["operation"].as_str().unwrap_or_default() {
@@ -69,16 +77,29 @@ fn template(kind: &str, name: &str) -> String {
     )
 }
 
-/// The Warning events of the template `name`, as `reason: message`.
-fn warnings(fleet: &Fleet, name: &str) -> Vec<String> {
+/// The Warning events of the template `name`, as `reason: message` and their counts.
+fn warnings(fleet: &Fleet, name: &str) -> Vec<(String, i64)> {
     let events = fleet.get("karmada-apiserver", &["events", "-n", "default"]).unwrap_or_default();
     events["items"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|e| e["involvedObject"]["name"] == name && e["type"] == "Warning")
-        .map(|e| format!("{}: {}", e["reason"].as_str().unwrap_or_default(), e["message"].as_str().unwrap_or_default()))
+        .map(|e| {
+            let text =
+                format!("{}: {}", e["reason"].as_str().unwrap_or_default(), e["message"].as_str().unwrap_or_default());
+            (text, e["count"].as_i64().unwrap_or_default())
+        })
         .collect()
+}
+
+/// The one Warning on the template `name`, once the engine has retried and counted it again
+/// (a failing template keeps one Event, not one per retry).
+fn repeated_warning(fleet: &Fleet, name: &str) -> String {
+    fleet.wait(&format!("a repeated Warning on {name}"), || match warnings(fleet, name).as_slice() {
+        [(text, count)] if *count >= 2 => Ok(text.clone()),
+        seen => Err(format!("{seen:?}")),
+    })
 }
 
 #[test]
@@ -137,9 +158,7 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
 
     // A webhook that is down: the template gets a Warning saying so, and no binding.
     fleet.apply(&template("Gadget", "g1"));
-    let warning = fleet.wait("a Warning on the gadget", || {
-        warnings(&fleet, "g1").into_iter().next().ok_or_else(|| "no warning yet".to_string())
-    });
+    let warning = repeated_warning(&fleet, "g1");
     assert!(
         warning.starts_with(
             "ApplyPolicyFailed: Apply policy(default/web) failed: InterpretReplica webhook gadgets/gadget.example.io: failed to call webhook: "
@@ -151,9 +170,7 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
 
     // A webhook answering with another uid is refused the same way.
     fleet.apply(&template("Widget", "w1"));
-    let warning = fleet.wait("a Warning on the widget", || {
-        warnings(&fleet, "w1").into_iter().next().ok_or_else(|| "no warning yet".to_string())
-    });
+    let warning = repeated_warning(&fleet, "w1");
     assert!(warning.contains("InterpretReplica webhook widgets/widget.example.io: received invalid webhook response: expected response.uid \""), "{warning}");
     assert!(warning.ends_with("got \"not-the-request-uid\""), "{warning}");
     assert!(fleet.get("karmada-apiserver", &["resourcebindings", "w1-widget", "-n", "default"]).is_none());
@@ -215,4 +232,58 @@ fn admission_refuses_a_webhook_configuration_upstream_refuses_naming_the_field()
     plane.kubectl_ok(&["create", "-f", file.to_str().unwrap()]);
     let listed = plane.kubectl_ok(&["get", "resourceinterpreterwebhookconfigurations", "-o", "name"]);
     assert_eq!(listed.trim(), "resourceinterpreterwebhookconfiguration.config.karmada.io/checked");
+}
+
+/// The interpreter of the engine with one webhook for Workloads at `url`, trusting `ca_pem`
+/// and given one second.
+fn interpreter_calling(url: &str, ca_pem: &str) -> Interpreter {
+    let mut config: Value = serde_json::from_str(&configuration("direct", "Workload", url, ca_pem)).unwrap();
+    config["webhooks"][0]["timeoutSeconds"] = json!(1);
+    let interpreter = Interpreter::standard();
+    interpreter.set_webhooks(WebhookSet::from_objects(&[config]).unwrap());
+    interpreter
+}
+
+#[test]
+fn a_webhook_is_trusted_only_through_its_ca_bundle_and_bounded_in_time_and_size() {
+    let server = WebhookServer::start(answer);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let workload: Value = workload_object();
+    let replicas = |path: &str, ca_pem: &str| {
+        let interpreter = interpreter_calling(&format!("{}{path}", server.url), ca_pem);
+        runtime.block_on(interpreter.replicas(&workload)).map(|r| r.replicas).map_err(|e| e.to_string())
+    };
+    let prefix = "InterpretReplica webhook direct/workload.example.io: ";
+
+    assert_eq!(replicas("/interpret", &server.ca_pem), Ok(6));
+
+    let other_ca = karmadactl_pki::CertificateAuthority::generate(&karmadactl_pki::CaSpec::new(
+        "another-ca",
+        karmadactl_pki::Validity::from_now(std::time::Duration::from_secs(3600)).unwrap(),
+    ))
+    .unwrap();
+    let err = replicas("/interpret", other_ca.cert_pem()).unwrap_err();
+    assert!(err.starts_with(&format!("{prefix}failed to call webhook: ")), "{err}");
+    assert!(err.contains("invalid peer certificate: UnknownIssuer"), "{err}");
+
+    let err = replicas("/huge", &server.ca_pem).unwrap_err();
+    assert_eq!(err, format!("{prefix}failed to call webhook: the response is larger than 3 MiB"));
+
+    let err = replicas("/slow", &server.ca_pem).unwrap_err();
+    assert_eq!(err, format!("{prefix}failed to call webhook: no answer within 1s (the webhook's timeoutSeconds)"));
+
+    let err = replicas("/refuse", &server.ca_pem).unwrap_err();
+    assert_eq!(err, format!("{prefix}webhook call failed, get status code: 403, msg: not today"));
+
+    let err = replicas("/wrong-uid", &server.ca_pem).unwrap_err();
+    assert!(err.starts_with(&format!("{prefix}received invalid webhook response: expected response.uid ")), "{err}");
+
+    // Every call but the untrusted one reached the server (that one failed in the handshake).
+    let paths: Vec<String> = server.requests.lock().unwrap().iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(paths, ["/interpret", "/huge", "/slow", "/refuse", "/wrong-uid"]);
+}
+
+fn workload_object() -> Value {
+    json!({"apiVersion": "example.io/v1", "kind": "Workload",
+           "metadata": {"name": "web", "namespace": "default"}, "spec": {"size": 6}})
 }

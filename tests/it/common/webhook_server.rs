@@ -1,7 +1,7 @@
 //! A real HTTPS server for interpreter webhook tests: 127.0.0.1 on a free port, serving a
 //! certificate for that address signed by its own CA (made with the project's rcgen-based PKI),
-//! answering each ResourceInterpreterContext with what the test's function says and keeping
-//! every request it was sent.
+//! answering each ResourceInterpreterContext with what the test's function says (after three
+//! seconds under `/slow`) and keeping every request it was sent.
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex};
@@ -65,6 +65,10 @@ impl WebhookServer {
                             let context: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                             let request = context["request"].clone();
                             seen.lock().unwrap().push((path.clone(), request.clone()));
+                            if path == "/slow" {
+                                // Longer than the one second a test webhook is given.
+                                tokio::time::sleep(Duration::from_secs(3)).await;
+                            }
                             let reply = json!({
                                 "apiVersion": "config.karmada.io/v1alpha1",
                                 "kind": "ResourceInterpreterContext",
