@@ -128,18 +128,27 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
     // The webhook says 6 replicas; the static weights 2:1 give member1 4 and member2 2, which
     // the webhook's revision writes into each copy (and labels it).
     let copy = |member: &str| fleet.get(member, &["workloads.example.io", "web", "-n", "default"]);
-    fleet.wait("sizes 4 and 2 written by the webhook's revision", || {
-        let seen: Vec<(Value, Value)> = ["member1", "member2"]
+    // Each member's copy: its size and the mark the webhook's revision leaves.
+    let copies = || -> Vec<(Value, Value)> {
+        ["member1", "member2"]
             .iter()
             .map(|m| {
                 copy(m).map_or((Value::Null, Value::Null), |w| {
                     (w["spec"]["size"].clone(), w["metadata"]["labels"]["revised-by"].clone())
                 })
             })
-            .collect();
-        let want = vec![(json!(4), json!("webhook")), (json!(2), json!("webhook"))];
-        if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
-    });
+            .collect()
+    };
+    let wait_copies = |what: &str, want: Vec<(Value, Value)>| {
+        fleet.wait(what, || {
+            let seen = copies();
+            if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
+        })
+    };
+    wait_copies(
+        "sizes 4 and 2 written by the webhook's revision",
+        vec![(json!(4), json!("webhook")), (json!(2), json!("webhook"))],
+    );
     let binding = || fleet.get("karmada-apiserver", &["resourcebindings", "web-workload", "-n", "default"]).unwrap();
     assert_eq!(binding()["spec"]["replicas"], 6);
     // What the webhook was sent: a ResourceInterpreterContext about the template, with the
@@ -178,6 +187,12 @@ fn a_webhook_divides_revises_and_judges_a_crd_kind_and_a_failing_one_is_reported
     // The plane is healthy and the working webhook's kind is untouched.
     assert_eq!(fleet.plane(&["get", "--raw", "/readyz"]).trim(), "ok");
     assert_eq!(copy("member1").unwrap()["spec"]["size"], 4);
+
+    // Deleting the configuration takes the webhook away from the kind at once: nobody
+    // interprets Workloads, so each member gets the template as it is.
+    fleet.plane(&["delete", "resourceinterpreterwebhookconfiguration", "workloads"]);
+    wait_copies("the template as it is in both members", vec![(json!(6), Value::Null), (json!(6), Value::Null)]);
+    assert!(binding()["spec"].get("replicas").is_none(), "{}", binding()["spec"]);
 }
 
 #[test]
