@@ -52,9 +52,8 @@ fn handles(table: &[Gvk], target: &Target) -> bool {
 
 /// Upstream's answer for a kind its table lacks.
 fn not_found(operation: Operation, object: &Value) -> InterpretError {
-    let target = Target::of(object);
-    // Upstream prints the GroupVersionKind, whose core group shows as an empty prefix.
-    let gvk = if target.group().is_empty() { format!("/{target}") } else { target.to_string() };
+    // Upstream prints the GroupVersionKind, as Target's Display does (`/v1, Kind=ConfigMap`).
+    let gvk = Target::of(object).to_string();
     InterpretError::InvalidInput {
         operation,
         message: format!("default {operation} interpreter for {gvk:?} not found"),
