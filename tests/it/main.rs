@@ -36,6 +36,7 @@ mod init_embedded;
 mod install;
 mod interpret;
 mod interpreter_customization_admission;
+mod interpreter_webhook;
 mod join;
 mod karmada_crds;
 mod karmada_types;

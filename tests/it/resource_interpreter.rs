@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::common::fleet::Fleet;
 
-const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+pub(crate) const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: workloads.example.io
@@ -81,14 +81,18 @@ spec:
         end
 ";
 
-const POLICY: &str = "apiVersion: policy.karmada.io/v1alpha1
+/// A PropagationPolicy `web` for `selectors` (YAML list items), dividing replicas 2:1 between
+/// member1 and member2.
+pub(crate) fn weighted_policy(selectors: &str) -> String {
+    format!(
+        "apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
   name: web
   namespace: default
 spec:
   resourceSelectors:
-  - {apiVersion: example.io/v1, kind: Workload, name: web}
+{selectors}
   placement:
     clusterAffinity:
       clusterNames: [member1, member2]
@@ -97,11 +101,13 @@ spec:
       replicaDivisionPreference: Weighted
       weightPreference:
         staticWeightList:
-        - targetCluster: {clusterNames: [member1]}
+        - targetCluster: {{clusterNames: [member1]}}
           weight: 2
-        - targetCluster: {clusterNames: [member2]}
+        - targetCluster: {{clusterNames: [member2]}}
           weight: 1
-";
+"
+    )
+}
 
 fn size(fleet: &Fleet, member: &str) -> Option<i64> {
     fleet.get(member, &["workloads.example.io", "web", "-n", "default"]).and_then(|w| w["spec"]["size"].as_i64())
@@ -114,7 +120,8 @@ fn wait_sizes(fleet: &Fleet, want: (i64, i64)) {
     });
 }
 
-fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
+/// Sets `status.readySize` of the Workload `web` in `member`.
+pub(crate) fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
     let patch = format!("{{\"status\":{{\"readySize\":{ready}}}}}");
     fleet.k_ok(
         member,
@@ -132,6 +139,21 @@ fn set_ready(fleet: &Fleet, member: &str, ready: i64) {
     );
 }
 
+/// Waits until the binding that `binding` reads shows the health of member1 and member2 as `want`.
+pub(crate) fn wait_health(fleet: &Fleet, binding: impl Fn() -> Value, want: (&str, &str)) {
+    fleet.wait("health per cluster in the binding", || {
+        let b = binding();
+        let health = |c: &str| {
+            b["status"]["aggregatedStatus"]
+                .as_array()
+                .and_then(|items| items.iter().find(|i| i["clusterName"] == c))
+                .map(|i| i["health"].clone())
+        };
+        let seen = (health("member1"), health("member2"));
+        if seen == (Some(want.0.into()), Some(want.1.into())) { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+}
+
 fn binding(fleet: &Fleet) -> Value {
     fleet.get("karmada-apiserver", &["resourcebindings", "web-workload", "-n", "default"]).unwrap_or(Value::Null)
 }
@@ -146,7 +168,7 @@ fn a_customization_divides_a_crd_reports_its_health_and_status_and_stops_when_de
         fleet.k_ok(context, &["apply", "-f", crd.to_str().unwrap()]);
     }
     fleet.apply(CUSTOMIZATION);
-    fleet.apply(POLICY);
+    fleet.apply(&weighted_policy("  - {apiVersion: example.io/v1, kind: Workload, name: web}"));
     fleet.apply("apiVersion: example.io/v1\nkind: Workload\nmetadata:\n  name: web\n  namespace: default\nspec:\n  size: 6\n  image: nginx\n");
 
     // GetReplicas reads spec.size, so the binding asks for 6 and the static weights 2:1 give
@@ -157,17 +179,7 @@ fn a_customization_divides_a_crd_reports_its_health_and_status_and_stops_when_de
     // Statuses flow back: member1 is fully ready, member2 is not.
     set_ready(&fleet, "member1", 4);
     set_ready(&fleet, "member2", 1);
-    fleet.wait("health per cluster in the binding", || {
-        let b = binding(&fleet);
-        let health = |c: &str| {
-            b["status"]["aggregatedStatus"]
-                .as_array()
-                .and_then(|items| items.iter().find(|i| i["clusterName"] == c))
-                .map(|i| i["health"].clone())
-        };
-        let seen = (health("member1"), health("member2"));
-        if seen == (Some("Healthy".into()), Some("Unhealthy".into())) { Ok(()) } else { Err(format!("{seen:?}")) }
-    });
+    wait_health(&fleet, || binding(&fleet), ("Healthy", "Unhealthy"));
     fleet.wait("the aggregated status on the template", || {
         let t = fleet.get("karmada-apiserver", &["workloads.example.io", "web", "-n", "default"]).unwrap();
         if t["status"]["readySize"] == 5 { Ok(()) } else { Err(t["status"].to_string()) }

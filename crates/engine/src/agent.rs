@@ -43,6 +43,8 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     let interpreter = Arc::new(karmadactl_interpreter::Interpreter::standard());
     let (_, t) = super::interpreter_config::follow(&plane, interpreter.clone(), with(&slot));
     tasks.push(t);
+    let (_, t) = super::webhook_config::follow(&plane, interpreter.clone(), with(&slot));
+    tasks.push(t);
 
     let get = with(&slot);
     let space = wellknown::execution_space(&cluster);

@@ -17,6 +17,7 @@ use super::bindings::AnyBinding;
 use super::claim_metadata;
 use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
 use super::error::ReconcileError;
+use super::events;
 use super::interpreted;
 use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
 use super::names;
@@ -294,7 +295,25 @@ async fn ensure_binding(
     policy_id: &str,
 ) -> Result<(), ReconcileError> {
     let binding_key = binding_key_of(key);
-    let interpreted = interpreted::replicas(engine, &interpreted::object_value(&key.gvk, template)).await?;
+    let interpreted = match interpreted::replicas(engine, &interpreted::object_value(&key.gvk, template)).await {
+        Ok(interpreted) => interpreted,
+        Err(e) => {
+            // Upstream's detector says so on the template; the key is retried (a webhook may
+            // answer next time) or waits for the customization to change.
+            let reference = k8s_openapi::api::core::v1::ObjectReference {
+                api_version: Some(key.gvk.api_version()),
+                kind: Some(key.gvk.kind.clone()),
+                namespace: key.namespace.clone(),
+                name: Some(key.name.clone()),
+                uid: template.metadata.uid.clone(),
+                ..Default::default()
+            };
+            let policy = claim.namespace.as_ref().map_or(claim.name.clone(), |ns| format!("{ns}/{}", claim.name));
+            let message = format!("Apply policy({policy}) failed: {e}");
+            events::warn_template(engine, reference, "ApplyPolicyFailed", &message).await;
+            return Err(e.into());
+        }
+    };
     let (replicas, requirements) = (interpreted.replicas, interpreted.requirements);
     let template_uid = template.metadata.uid.clone().unwrap_or_default();
     let existing = engine.binding(&binding_key);

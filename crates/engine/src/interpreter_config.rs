@@ -19,9 +19,10 @@ use super::context::{Engine, TemplateKey, WorkKey, follow_dynamic};
 
 const PLURAL: &str = "resourceinterpretercustomizations";
 
-fn resource() -> ApiResource {
+/// The API resource of a `config.karmada.io/v1alpha1` kind.
+pub(crate) fn resource(kind: &str, plural: &str) -> ApiResource {
     let (group, version) = API_VERSION.split_once('/').unwrap_or(("", API_VERSION));
-    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, KIND), PLURAL)
+    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural)
 }
 
 /// Follows the customizations; `engine` yields the engine once it is up (changes before that
@@ -31,7 +32,21 @@ pub fn follow(
     interpreter: Arc<Interpreter>,
     engine: impl Fn() -> Option<Arc<Engine>> + Send + 'static,
 ) -> (Store<DynamicObject>, JoinHandle<()>) {
-    let resource = resource();
+    let apply = move |all: &[Value]| interpreter.set_customizations(rule_set(all));
+    let covers = |customization: &Value, target: &Target| &target_of(customization) == target;
+    follow_objects(client, resource(KIND, PLURAL), engine, apply, covers)
+}
+
+/// Follows the objects of `resource`, a kind that configures the interpreter: on every change
+/// `apply` gets all of them, then what `covers` says the object covered before or covers now
+/// is queued again.
+pub(crate) fn follow_objects(
+    client: &Client,
+    resource: ApiResource,
+    engine: impl Fn() -> Option<Arc<Engine>> + Send + 'static,
+    apply: impl Fn(&[Value]) + Send + 'static,
+    covers: impl Fn(&Value, &Target) -> bool + Send + 'static,
+) -> (Store<DynamicObject>, JoinHandle<()>) {
     let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
     let current: Mutex<BTreeMap<String, Value>> = Mutex::default();
     follow_dynamic(api, resource, Default::default(), move |object: &DynamicObject, deleted| {
@@ -45,10 +60,10 @@ pub fn follow(
         if before.as_ref() == Some(&value) && !deleted {
             return;
         }
-        interpreter.set_customizations(rule_set(&all));
+        apply(&all);
         if let Some(engine) = engine() {
-            let targets: Vec<Target> = [before.as_ref(), Some(&value)].into_iter().flatten().map(target_of).collect();
-            requeue(&engine, &targets);
+            let changed: Vec<&Value> = [before.as_ref(), Some(&value)].into_iter().flatten().collect();
+            requeue(&engine, &|t: &Target| changed.iter().any(|o| covers(o, t)));
         }
     })
 }
@@ -68,15 +83,17 @@ fn target_of(customization: &Value) -> Target {
     Target::new(target["apiVersion"].as_str().unwrap_or_default(), target["kind"].as_str().unwrap_or_default())
 }
 
-/// Queues again everything the interpreter answers for about `targets`: their templates
-/// (replicas), bindings (revised manifests, aggregated status) and Works (reflected status,
-/// health).
-fn requeue(engine: &Arc<Engine>, targets: &[Target]) {
-    let is_target =
-        |api_version: &str, kind: &str| targets.iter().any(|t| t.api_version == api_version && t.kind == kind);
-    for target in targets {
-        let (group, version) = target.api_version.split_once('/').unwrap_or(("", &target.api_version));
-        let gvk = GroupVersionKind::gvk(group, version, &target.kind);
+/// Queues again everything the interpreter answers for about the kinds `covered` picks: their
+/// templates (replicas), bindings (revised manifests, aggregated status) and Works (reflected
+/// status, health). Shared with the webhook configuration follower.
+pub(crate) fn requeue(engine: &Arc<Engine>, covered: &dyn Fn(&Target) -> bool) {
+    let is_target = |api_version: &str, kind: &str| covered(&Target::new(api_version, kind));
+    let kinds: Vec<GroupVersionKind> =
+        engine.templates.lock().unwrap_or_else(|e| e.into_inner()).keys().cloned().collect();
+    for gvk in kinds {
+        if !is_target(&gvk.api_version(), &gvk.kind) {
+            continue;
+        }
         if let Some(source) = engine.template_source(&gvk) {
             for t in source.store.state() {
                 engine.queues.detect.add(TemplateKey {

@@ -22,7 +22,9 @@
 //!   template's status.
 //! * `interpreter_config` (the declarative config manager): the plane's
 //!   ResourceInterpreterCustomizations → the resource interpreter every controller asks
-//!   ([`interpreted`]) for replicas, revised manifests, retention, status and health.
+//!   ([`interpreted`]) for replicas, revised manifests, retention, status and health;
+//!   `webhook_config` (the webhook config manager) does the same for the
+//!   ResourceInterpreterWebhookConfigurations.
 //!
 //! This crate depends on `karmada-api`, `apimachinery` and `interpreter` of this workspace only: it reaches the
 //! plane through the API (a `kube::Client`) as upstream's controllers do, never through the API
@@ -50,6 +52,7 @@ pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
 pub(crate) mod wakes;
+pub(crate) mod webhook_config;
 pub(crate) mod work_index;
 
 use std::collections::HashMap;
@@ -128,6 +131,9 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
     let up = slot.clone();
     let (customizations, t) =
         interpreter_config::follow(&client, interpreter.clone(), move || up.get().and_then(Weak::upgrade));
+    tasks.push(t);
+    let up = slot.clone();
+    let (_, t) = webhook_config::follow(&client, interpreter.clone(), move || up.get().and_then(Weak::upgrade));
     tasks.push(t);
 
     let engine = Arc::new(Engine {

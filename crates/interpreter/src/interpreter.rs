@@ -13,6 +13,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::customization::{Rule, RuleSet};
 use crate::lua::{Limits, Vm};
+use crate::webhook::{Webhook, WebhookSet};
 use crate::{InterpretError, Operation, Target, dependencies, native};
 
 /// Where an answer comes from.
@@ -44,6 +45,20 @@ impl std::fmt::Display for Source {
     }
 }
 
+/// The non-native source chosen for a kind and operation.
+enum Chosen {
+    /// A Lua source and its rules (every rule counts for dependencies, the first otherwise).
+    Lua(Source, Vec<Rule>),
+    Webhook(Arc<Webhook>),
+}
+
+/// What answers one operation on one object, when not the native interpreter.
+enum Answerer {
+    /// A script and the name of its source.
+    Script(String, Arc<str>),
+    Webhook(Arc<Webhook>),
+}
+
 /// A workload's replicas and what one replica needs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Replicas {
@@ -56,11 +71,14 @@ pub struct Replicas {
 /// The resource interpreter. Cheap to share behind an `Arc`; its sources are replaced as the
 /// objects that configure them change. A Lua rule runs on the calling thread, for at most its
 /// time budget ([`Limits`], one second by default): a caller on an async runtime with many
-/// scripts to run may want a blocking thread for them.
+/// scripts to run may want a blocking thread for them. A webhook call awaits its answer for at
+/// most the webhook's timeout (10 seconds unless configured, 30 at most).
 #[derive(Default)]
 pub struct Interpreter {
     /// The user's customizations, replaced whole as the objects change.
     user: RwLock<Arc<RuleSet>>,
+    /// The webhooks of the ResourceInterpreterWebhookConfiguration objects, replaced whole.
+    webhooks: RwLock<Arc<WebhookSet>>,
     /// The shipped third-party customizations.
     third_party: Arc<RuleSet>,
     vm: Vm,
@@ -107,39 +125,56 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Replaces the webhooks (the engine calls this whenever a webhook configuration is
+    /// created, updated or deleted, with all of them).
+    pub fn set_webhooks(&self, set: WebhookSet) {
+        *self.webhooks.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(set);
+    }
+
     /// Which source answers `operation` for `target`, or `None` when nothing interprets it.
     pub fn source(&self, target: &Target, operation: Operation) -> Option<Source> {
-        match self.scripts(target, operation) {
-            Some((source, _)) => Some(source),
+        match self.choose(target, operation) {
+            Some(Chosen::Lua(source, _)) => Some(source),
+            Some(Chosen::Webhook(hook)) => Some(Source::Webhook {
+                configuration: hook.configuration().to_string(),
+                webhook: hook.name().to_string(),
+            }),
             None => native::hook_enabled(target, operation).then_some(Source::Native),
         }
     }
 
-    /// The scripts of the first Lua source with a rule for `target`, in upstream's order.
-    fn scripts(&self, target: &Target, operation: Operation) -> Option<(Source, Vec<Rule>)> {
+    /// The first non-native source with a rule for `target`, in upstream's order.
+    fn choose(&self, target: &Target, operation: Operation) -> Option<Chosen> {
         let user = self.user.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
         let rules: Vec<Rule> = user.rules(target, operation).into_iter().cloned().collect();
         if let Some(first) = rules.first() {
-            return Some((Source::Customization(first.source.clone()), rules));
+            return Some(Chosen::Lua(Source::Customization(first.source.clone()), rules));
         }
-        // WEBHOOKS: interpreter webhooks (ResourceInterpreterWebhookConfiguration) belong here,
-        // after the user's customizations and before the third-party ones; not wired yet.
+        let webhooks = self.webhooks.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        if let Some(hook) = webhooks.first(target, operation) {
+            return Some(Chosen::Webhook(hook));
+        }
         let rules: Vec<Rule> = self.third_party.rules(target, operation).into_iter().cloned().collect();
         let first = rules.first()?;
-        Some((Source::ThirdParty(first.source.clone()), rules))
+        Some(Chosen::Lua(Source::ThirdParty(first.source.clone()), rules))
     }
 
-    /// The one script answering `operation` for `object`, if a Lua source has it.
-    fn script(&self, object: &Value, operation: Operation) -> Option<(String, Arc<str>)> {
-        let (source, rules) = self.scripts(&Target::of(object), operation)?;
-        Some((source.to_string(), rules.into_iter().next()?.script))
+    /// The one script or the webhook answering `operation` for `object`, if not native.
+    fn answerer(&self, object: &Value, operation: Operation) -> Option<Answerer> {
+        match self.choose(&Target::of(object), operation)? {
+            Chosen::Lua(source, rules) => Some(Answerer::Script(source.to_string(), rules.into_iter().next()?.script)),
+            Chosen::Webhook(hook) => Some(Answerer::Webhook(hook)),
+        }
     }
 
     /// InterpretReplica: the replicas and what each needs.
     pub async fn replicas(&self, object: &Value) -> Result<Replicas, InterpretError> {
         let op = Operation::InterpretReplica;
-        match self.script(object, op) {
-            Some((source, script)) => self.vm.get_replicas(&script, object).map_err(|e| e.into_error(op, source)),
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
+                self.vm.get_replicas(&script, object).map_err(|e| e.into_error(op, source))
+            }
+            Some(Answerer::Webhook(hook)) => hook.replicas(object).await,
             None => native::replicas(object),
         }
     }
@@ -147,8 +182,11 @@ impl Interpreter {
     /// InterpretComponent: the components of a multi-component workload.
     pub async fn components(&self, object: &Value) -> Result<Vec<Component>, InterpretError> {
         let op = Operation::InterpretComponent;
-        match self.script(object, op) {
-            Some((source, script)) => self.vm.get_components(&script, object).map_err(|e| e.into_error(op, source)),
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
+                self.vm.get_components(&script, object).map_err(|e| e.into_error(op, source))
+            }
+            Some(Answerer::Webhook(hook)) => hook.components(object).await,
             None => native::components(object),
         }
     }
@@ -156,10 +194,11 @@ impl Interpreter {
     /// ReviseReplica: the manifest with a cluster's share of the replicas.
     pub async fn revise_replica(&self, object: &Value, replicas: i64) -> Result<Value, InterpretError> {
         let op = Operation::ReviseReplica;
-        match self.script(object, op) {
-            Some((source, script)) => {
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
                 self.vm.revise_replica(&script, object, replicas).map_err(|e| e.into_error(op, source))
             }
+            Some(Answerer::Webhook(hook)) => hook.revise_replica(object, replicas).await,
             None => native::revise_replica(object, replicas),
         }
     }
@@ -167,8 +206,11 @@ impl Interpreter {
     /// Retain: the desired manifest with the member-side fields of `observed` kept.
     pub async fn retain(&self, desired: &Value, observed: &Value) -> Result<Value, InterpretError> {
         let op = Operation::Retain;
-        match self.script(desired, op) {
-            Some((source, script)) => self.vm.retain(&script, desired, observed).map_err(|e| e.into_error(op, source)),
+        match self.answerer(desired, op) {
+            Some(Answerer::Script(source, script)) => {
+                self.vm.retain(&script, desired, observed).map_err(|e| e.into_error(op, source))
+            }
+            Some(Answerer::Webhook(hook)) => hook.retain(desired, observed).await,
             None => native::retain(desired, observed),
         }
     }
@@ -191,10 +233,11 @@ impl Interpreter {
         items: Option<&[AggregatedStatusItem]>,
     ) -> Result<Value, InterpretError> {
         let op = Operation::AggregateStatus;
-        match self.script(object, op) {
-            Some((source, script)) => {
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
                 self.vm.aggregate_status(&script, object, items).map_err(|e| e.into_error(op, source))
             }
+            Some(Answerer::Webhook(hook)) => hook.aggregate_status(object, items).await,
             None => native::aggregate_status(object, items.unwrap_or_default()),
         }
     }
@@ -202,10 +245,11 @@ impl Interpreter {
     /// InterpretStatus: the status to keep from a member's copy (`None`: nothing to keep).
     pub async fn reflect_status(&self, object: &Value) -> Result<Option<Value>, InterpretError> {
         let op = Operation::InterpretStatus;
-        match self.script(object, op) {
-            Some((source, script)) => {
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
                 self.vm.reflect_status(&script, object).map(Some).map_err(|e| e.into_error(op, source))
             }
+            Some(Answerer::Webhook(hook)) => hook.reflect_status(object).await,
             None => native::reflect_status(object),
         }
     }
@@ -213,8 +257,11 @@ impl Interpreter {
     /// InterpretHealth: whether a member's copy is healthy.
     pub async fn interpret_health(&self, object: &Value) -> Result<bool, InterpretError> {
         let op = Operation::InterpretHealth;
-        match self.script(object, op) {
-            Some((source, script)) => self.vm.interpret_health(&script, object).map_err(|e| e.into_error(op, source)),
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
+                self.vm.interpret_health(&script, object).map_err(|e| e.into_error(op, source))
+            }
+            Some(Answerer::Webhook(hook)) => hook.interpret_health(object).await,
             None => native::interpret_health(object),
         }
     }
@@ -223,8 +270,10 @@ impl Interpreter {
     /// dependency script of the source runs; their answers are checked, united and sorted.
     pub async fn dependencies(&self, object: &Value) -> Result<Vec<DependentObjectReference>, InterpretError> {
         let op = Operation::InterpretDependency;
-        let Some((source, rules)) = self.scripts(&Target::of(object), op) else {
-            return native::dependencies(object);
+        let (source, rules) = match self.choose(&Target::of(object), op) {
+            Some(Chosen::Lua(source, rules)) => (source, rules),
+            Some(Chosen::Webhook(hook)) => return hook.dependencies(object).await,
+            None => return native::dependencies(object),
         };
         let mut all = Vec::new();
         for rule in rules {

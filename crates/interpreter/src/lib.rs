@@ -12,7 +12,8 @@
 //!
 //! Layering: depends on the Karmada API types and apimachinery only; the engine and the CLI
 //! (`karmadactl interpret`, which runs offline) depend on it. It never talks to the plane: the
-//! engine hands it the customization objects it watches.
+//! engine hands it the customization and webhook configuration objects it watches; its only
+//! network calls are to the interpreter webhooks those configurations name ([`webhook`]).
 
 #![forbid(unsafe_code)]
 
@@ -25,6 +26,7 @@ pub mod native;
 mod operation;
 mod target;
 mod thirdparty;
+pub mod webhook;
 
 pub use customization::{Customization, RuleSet};
 pub use error::InterpretError;
@@ -32,3 +34,4 @@ pub use interpreter::{Interpreter, Replicas, Source};
 pub use lua::Limits;
 pub use operation::Operation;
 pub use target::Target;
+pub use webhook::WebhookSet;

@@ -2,14 +2,15 @@
 //! kind (400), strict field validation refuses unknown and duplicate fields (400), then metadata
 //! rules and the kind's own checks (or the CRD's schema) must pass (422 Invalid). Unknown
 //! fields are dropped otherwise, with a warning under `fieldValidation=Warn`. Karmada's
-//! override policies also get the checks upstream's karmada-webhook makes.
+//! override policies and interpreter webhook configurations also get the checks upstream's
+//! karmada-webhook makes.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use karmadactl_karmada_api::policy::OverrideSpec;
 use serde_json::Value;
 
-use crate::registry::validation::override_policy;
+use crate::registry::validation::{interpreter_webhook, override_policy};
 use crate::registry::{self, FieldError, FieldErrorKind, ResourceDef};
 
 use crate::admission::FieldValidation;
@@ -58,8 +59,15 @@ pub fn validate(
     Ok(if mode == FieldValidation::Warn { prepared.warnings() } else { Vec::new() })
 }
 
-/// The checks upstream's karmada-webhook makes on policies, for kinds whose schema passed.
+/// The checks upstream's karmada-webhook makes on policies and interpreter webhook
+/// configurations, for kinds whose schema passed.
 fn karmada_policy_causes(def: &ResourceDef, obj: &Value) -> Vec<Cause> {
+    if def.group == "config.karmada.io" && def.kind == karmadactl_karmada_api::config::webhook::KIND {
+        // As for policies below: a shape the schema let through but that does not decode has
+        // nothing more to check.
+        let webhooks = obj.get("webhooks").cloned().unwrap_or(Value::Array(Vec::new()));
+        return serde_json::from_value(webhooks).map(|w: Vec<_>| interpreter_webhook::validate(&w)).unwrap_or_default();
+    }
     if def.group != "policy.karmada.io" || !matches!(def.kind.as_str(), "OverridePolicy" | "ClusterOverridePolicy") {
         return Vec::new();
     }

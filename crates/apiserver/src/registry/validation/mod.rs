@@ -6,6 +6,7 @@ mod core;
 mod crd_def;
 mod csr;
 pub mod field;
+pub mod interpreter_webhook;
 mod kinds;
 pub mod names;
 pub mod override_policy;
