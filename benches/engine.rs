@@ -10,10 +10,12 @@
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
+#[path = "common/process.rs"]
+mod process;
+use process::{cpu_seconds, run};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,10 +32,6 @@ use karmadactl_karmada_api::policy::placement::Placement;
 const MEMBERS: usize = 10;
 const CLUSTERS: usize = 100;
 const SCHEDULE_CALLS: usize = 20_000;
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_karmadactl")
-}
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
@@ -98,12 +96,6 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
     }
     std::hint::black_box(n);
     (out, SCHEDULE_CALLS as f64 / start.elapsed().as_secs_f64())
-}
-
-fn run(home: &Path, args: &[&str]) -> std::process::Output {
-    let out = Command::new(bin()).args(args).env("HOME", home).stdin(Stdio::null()).output().expect("karmadactl runs");
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    out
 }
 
 async fn client(kubeconfig: &Path, context: &str) -> kube::Client {
@@ -176,17 +168,6 @@ fn rss_mib(pid: u32) -> f64 {
         .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0);
     kib as f64 / 1024.0
-}
-
-/// CPU seconds (user + system) a process has used so far.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    ticks / 100.0
 }
 
 fn member_pids(dir: &Path) -> Vec<u32> {

@@ -13,7 +13,7 @@ mod machine;
 use machine::machine;
 #[path = "common/process.rs"]
 mod process;
-use process::run;
+use process::{cpu_seconds, run};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -133,15 +133,6 @@ async fn drain(seen: &Arc<Mutex<HashMap<String, usize>>>, prefix: &str, started:
         assert!(Instant::now() < deadline, "{prefix}: {done} of {TEMPLATES} reached both members");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-}
-
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    ticks / 100.0
 }
 
 fn plane_pid(dir: &Path) -> u32 {

@@ -24,3 +24,15 @@ pub fn kubectl_path() -> PathBuf {
     let real = std::fs::canonicalize(&dispatcher).unwrap_or(dispatcher);
     real.parent().unwrap().join("kubectl.1.33")
 }
+
+/// CPU seconds (user + system) a process has used so far.
+#[allow(dead_code)] // not every benchmark measures CPU
+pub fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
