@@ -191,3 +191,97 @@ fn a_customization_divides_a_crd_reports_its_health_and_status_and_stops_when_de
     wait_sizes(&fleet, (6, 6));
     assert!(binding(&fleet)["spec"].get("replicas").is_none(), "{}", binding(&fleet)["spec"]);
 }
+
+const CLONESET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: clonesets.apps.kruise.io
+spec:
+  group: apps.kruise.io
+  names: {kind: CloneSet, plural: clonesets, singular: cloneset, listKind: CloneSetList}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+";
+
+const CLONESET: &str = "apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: {name: shop, namespace: default}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: shop}}
+  template:
+    metadata: {labels: {app: shop}}
+    spec:
+      containers:
+      - name: shop
+        image: nginx
+        resources: {requests: {cpu: 250m}}
+";
+
+fn cloneset_replicas(fleet: &Fleet, member: &str) -> Option<i64> {
+    fleet
+        .get(member, &["clonesets.apps.kruise.io", "shop", "-n", "default"])
+        .and_then(|c| c["spec"]["replicas"].as_i64())
+}
+
+#[test]
+fn a_kruise_cloneset_is_divided_and_aggregated_by_the_shipped_customization_alone() {
+    let fleet = Fleet::up(2);
+    let crd = fleet.home.path().join("clonesets-crd.yaml");
+    std::fs::write(&crd, CLONESET_CRD).unwrap();
+    for context in ["karmada-apiserver", "member1", "member2"] {
+        fleet.k_ok(context, &["apply", "-f", crd.to_str().unwrap()]);
+    }
+    // No ResourceInterpreterCustomization of the user's: the shipped one for CloneSet answers.
+    assert!(fleet.names("karmada-apiserver", &["resourceinterpretercustomizations"]).is_empty());
+    fleet.apply(&weighted_policy("  - {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, name: shop}"));
+    fleet.apply(CLONESET);
+
+    // Static weights 2:1 over 4 replicas: 3 and 1 (the remainder goes to the heavier member).
+    fleet.wait("the CloneSet divided over the members", || {
+        let seen = (cloneset_replicas(&fleet, "member1"), cloneset_replicas(&fleet, "member2"));
+        if seen == (Some(3), Some(1)) { Ok(()) } else { Err(format!("{seen:?}")) }
+    });
+    let binding = || {
+        fleet.get("karmada-apiserver", &["resourcebindings", "shop-cloneset", "-n", "default"]).unwrap_or(Value::Null)
+    };
+    let spec = binding()["spec"].clone();
+    assert_eq!(spec["replicas"], 4, "{spec}");
+    assert_eq!(spec["replicaRequirements"]["resourceRequest"]["cpu"], "250m", "{spec}");
+
+    // What the members report adds up on the template.
+    for (member, n) in [("member1", 3), ("member2", 1)] {
+        let status = format!(
+            "{{\"status\":{{\"replicas\":{n},\"readyReplicas\":{n},\"updatedReplicas\":{n},\"availableReplicas\":{n},\"observedGeneration\":1}}}}"
+        );
+        fleet.k_ok(
+            member,
+            &[
+                "patch",
+                "clonesets.apps.kruise.io",
+                "shop",
+                "-n",
+                "default",
+                "--subresource=status",
+                "--type=merge",
+                "-p",
+                &status,
+            ],
+        );
+    }
+    fleet.wait("the members' replicas summed on the template", || {
+        let t = fleet.get("karmada-apiserver", &["clonesets.apps.kruise.io", "shop", "-n", "default"]).unwrap();
+        if t["status"]["readyReplicas"] == 4 && t["status"]["replicas"] == 4 {
+            Ok(())
+        } else {
+            Err(t["status"].to_string())
+        }
+    });
+    wait_health(&fleet, binding, ("Healthy", "Healthy"));
+}
