@@ -10,6 +10,7 @@ pub mod controlplane;
 pub mod cordon;
 pub mod datastore;
 pub mod deinit;
+pub mod engine_flags;
 pub mod get;
 pub mod init;
 pub mod interpret;
