@@ -17,12 +17,14 @@ pub struct EngineArgs {
     pub feature_gates: String,
 
     /// Run the NoExecute taint manager (it runs only with the Failover feature gate too).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    #[arg(long, default_value_t = true, default_missing_value = "true", num_args = 0..=1, require_equals = true,
+          action = clap::ArgAction::Set, value_name = "BOOL")]
     pub enable_taint_manager: bool,
 
     /// Let the taint manager evict workloads from clusters with a NoExecute taint they do not
     /// tolerate. Off by default, as upstream: it moves everything on a cluster at once.
-    #[arg(long, default_missing_value = "true", num_args = 0..=1, default_value_t = false, action = clap::ArgAction::Set, value_name = "BOOL")]
+    #[arg(long, default_value_t = false, default_missing_value = "true", num_args = 0..=1, require_equals = true,
+          action = clap::ArgAction::Set, value_name = "BOOL")]
     pub enable_no_execute_taint_eviction: bool,
 
     /// How NoExecute evictions remove the old copy: "Gracefully" (the new copies first, the old
