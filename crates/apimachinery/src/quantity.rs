@@ -6,12 +6,24 @@
 
 use std::fmt;
 
-/// A quantity; `binary` remembers whether it was written with a power-of-two suffix, which is
-/// how Kubernetes chooses the format of a sum.
+/// A quantity; `format` remembers how it was written (a power-of-two suffix, an SI suffix or an
+/// exponent), which is how Kubernetes prints it and chooses the format of a sum.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Quantity {
     nanos: i128,
-    binary: bool,
+    format: Format,
+}
+
+/// Kubernetes' three quantity formats.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Format {
+    /// `Ki`, `Mi`, … (BinarySI).
+    Binary,
+    /// `m`, `k`, `M`, … or none (DecimalSI).
+    #[default]
+    DecimalSi,
+    /// `e3`, `E-6`, … (DecimalExponent).
+    DecimalExponent,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,7 +38,7 @@ impl Quantity {
     }
 
     pub fn from_units(units: i64) -> Self {
-        Self { nanos: i128::from(units) * NANO, binary: false }
+        Self { nanos: i128::from(units) * NANO, format: Format::DecimalSi }
     }
 
     pub fn parse(text: &str) -> Result<Self, QuantityError> {
@@ -48,27 +60,27 @@ impl Quantity {
         // The number as an integer and a power of ten: 1.5 = 15 × 10^-1.
         let mantissa: i128 = format!("{whole}{frac}").parse().map_err(|_| bad())?;
         let mut exp10: i32 = -(frac.len() as i32);
-        let (multiplier, binary) = match suffix {
-            "" => (1, false),
-            "Ki" => (1 << 10, true),
-            "Mi" => (1 << 20, true),
-            "Gi" => (1 << 30, true),
-            "Ti" => (1 << 40, true),
-            "Pi" => (1 << 50, true),
-            "Ei" => (1 << 60, true),
-            "n" => (exp(&mut exp10, -9), false),
-            "u" => (exp(&mut exp10, -6), false),
-            "m" => (exp(&mut exp10, -3), false),
-            "k" => (exp(&mut exp10, 3), false),
-            "M" => (exp(&mut exp10, 6), false),
-            "G" => (exp(&mut exp10, 9), false),
-            "T" => (exp(&mut exp10, 12), false),
-            "P" => (exp(&mut exp10, 15), false),
-            "E" => (exp(&mut exp10, 18), false),
+        let (multiplier, format) = match suffix {
+            "" => (1, Format::DecimalSi),
+            "Ki" => (1 << 10, Format::Binary),
+            "Mi" => (1 << 20, Format::Binary),
+            "Gi" => (1 << 30, Format::Binary),
+            "Ti" => (1 << 40, Format::Binary),
+            "Pi" => (1 << 50, Format::Binary),
+            "Ei" => (1 << 60, Format::Binary),
+            "n" => (exp(&mut exp10, -9), Format::DecimalSi),
+            "u" => (exp(&mut exp10, -6), Format::DecimalSi),
+            "m" => (exp(&mut exp10, -3), Format::DecimalSi),
+            "k" => (exp(&mut exp10, 3), Format::DecimalSi),
+            "M" => (exp(&mut exp10, 6), Format::DecimalSi),
+            "G" => (exp(&mut exp10, 9), Format::DecimalSi),
+            "T" => (exp(&mut exp10, 12), Format::DecimalSi),
+            "P" => (exp(&mut exp10, 15), Format::DecimalSi),
+            "E" => (exp(&mut exp10, 18), Format::DecimalSi),
             other => {
                 let e = other.strip_prefix(['e', 'E']).ok_or_else(bad)?;
                 let e: i32 = e.parse().map_err(|_| bad())?;
-                (exp(&mut exp10, e), false)
+                (exp(&mut exp10, e), Format::DecimalExponent)
             }
         };
         // Nano-units: shift by 9 more decimal places; anything finer than a nano-unit rounds
@@ -82,15 +94,15 @@ impl Quantity {
             mantissa / div + i128::from(mantissa % div != 0)
         };
         let nanos = scaled.checked_mul(multiplier).ok_or_else(bad)?;
-        Ok(Self { nanos: if negative { -nanos } else { nanos }, binary })
+        Ok(Self { nanos: if negative { -nanos } else { nanos }, format })
     }
 
     #[must_use]
     pub fn plus(self, other: Self) -> Self {
         // The sum keeps the first operand's format, as Kubernetes' Quantity.Add does, except
         // that a zero start takes the other's.
-        let binary = if self.nanos == 0 { other.binary } else { self.binary };
-        Self { nanos: self.nanos.saturating_add(other.nanos), binary }
+        let format = if self.nanos == 0 { other.format } else { self.format };
+        Self { nanos: self.nanos.saturating_add(other.nanos), format }
     }
 
     pub fn is_zero(&self) -> bool {
@@ -115,33 +127,38 @@ fn exp(exp10: &mut i32, by: i32) -> i128 {
 }
 
 impl fmt::Display for Quantity {
+    /// Kubernetes' canonical form: a binary quantity as the largest power of 1024 that keeps
+    /// it whole (one under 1024 in magnitude, or with a fraction, as DecimalSI); a decimal one as
+    /// the largest power of 1000 that keeps it whole, written with an SI suffix or an exponent.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.nanos;
-        if self.binary && n % NANO == 0 {
+        let mut format = self.format;
+        if format == Format::Binary && (n.abs() < 1024 * NANO || n % NANO != 0) {
+            format = Format::DecimalSi;
+        }
+        if format == Format::Binary {
             let units = n / NANO;
             for (suffix, shift) in [("Ei", 60), ("Pi", 50), ("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10)] {
                 let size = 1i128 << shift;
-                if units != 0 && units % size == 0 {
+                if units % size == 0 {
                     return write!(f, "{}{suffix}", units / size);
                 }
             }
             return write!(f, "{units}");
         }
-        if n % NANO == 0 {
-            let units = n / NANO;
-            for (suffix, size) in [("E", 18), ("P", 15), ("T", 12), ("G", 9), ("M", 6), ("k", 3)] {
-                let size = 10i128.pow(size);
-                if units != 0 && units % size == 0 && !self.binary {
-                    return write!(f, "{}{suffix}", units / size);
-                }
+        // Powers of 1000 from nano (10^-9) up to exa (10^18), largest first.
+        const SCALES: [(i32, &str); 10] =
+            [(18, "E"), (15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k"), (0, ""), (-3, "m"), (-6, "u"), (-9, "n")];
+        for (exponent, si) in SCALES {
+            let size = 10i128.pow((exponent + 9) as u32);
+            if n % size == 0 && (n != 0 || exponent == 0) {
+                let suffix = match (format, exponent) {
+                    (_, 0) => String::new(),
+                    (Format::DecimalExponent, e) => format!("e{e}"),
+                    _ => si.to_string(),
+                };
+                return write!(f, "{}{suffix}", n / size);
             }
-            return write!(f, "{units}");
-        }
-        if n % 1_000_000 == 0 {
-            return write!(f, "{}m", n / 1_000_000);
-        }
-        if n % 1_000 == 0 {
-            return write!(f, "{}u", n / 1_000);
         }
         write!(f, "{n}n")
     }
@@ -162,7 +179,13 @@ mod tests {
             ("500m", "500m"),
             ("32Gi", "32Gi"),
             ("1.5", "1500m"),
-            ("2e3", "2k"),
+            ("2e3", "2e3"),
+            ("1.5e3", "1500"),
+            ("5e-1", "500e-3"),
+            ("2000", "2k"),
+            ("1000Mi", "1000Mi"),
+            ("1500Mi", "1500Mi"),
+            ("0.5Ki", "512"),
             ("1k", "1k"),
             ("110", "110"),
             ("100Mi", "100Mi"),
@@ -174,9 +197,9 @@ mod tests {
         }
         assert_eq!(q("-1").millis(), -1000);
         // Exponents far beyond any resource neither overflow nor panic.
-        assert_eq!(q("5e-100").to_string(), "1n");
+        assert_eq!(q("5e-100").to_string(), "1e-9");
         assert!(Quantity::parse("1e2147483647").is_err());
-        assert_eq!(q("1e-2147483648").to_string(), "1n");
+        assert_eq!(q("1e-2147483648").to_string(), "1e-9");
     }
 
     #[test]
