@@ -46,6 +46,7 @@ mod members;
 mod output;
 mod override_policy_admission;
 mod pki;
+mod policy_lifecycle;
 mod promote;
 mod propagation;
 mod protobuf_schema;

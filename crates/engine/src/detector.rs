@@ -67,6 +67,32 @@ pub fn on_policy_change(engine: &Arc<Engine>) {
     }
 }
 
+/// A policy went: every template it claimed, of any kind followed, is looked at again, to be
+/// released or claimed by another policy.
+pub fn on_policy_deleted(engine: &Arc<Engine>, policy: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) {
+    let Some(labels) = &policy.labels else { return };
+    let claims: Vec<(&str, &String)> =
+        claim_metadata::LABELS.iter().filter_map(|l| labels.get(*l).map(|id| (*l, id))).collect();
+    if claims.is_empty() {
+        return;
+    }
+    let sources: Vec<(GroupVersionKind, TemplateSource)> = engine
+        .templates
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (gvk, source) in sources {
+        for t in source.store.state() {
+            let claimed = claims.iter().any(|(label, id)| t.labels().get(*label) == Some(*id));
+            if claimed {
+                engine.queues.detect.add(template_key(&gvk, &t));
+            }
+        }
+    }
+}
+
 pub fn template_key(gvk: &GroupVersionKind, obj: &DynamicObject) -> TemplateKey {
     TemplateKey { gvk: gvk.clone(), namespace: obj.namespace(), name: obj.name_any() }
 }

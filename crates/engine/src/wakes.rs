@@ -5,7 +5,7 @@
 //! | Watched | Wakes |
 //! |---|---|
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
-//! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]) |
+//! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]), and those a deleted one claimed |
 //! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding |
 //! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind) |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
@@ -72,8 +72,13 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
     }
 }
 
-/// PropagationPolicies and ClusterPropagationPolicies alike.
-pub(super) fn on_propagation_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool) {
+/// PropagationPolicies and ClusterPropagationPolicies alike. A deleted policy's templates are
+/// looked at whatever their kind: when no policy selects that kind any more, nothing else
+/// would release them.
+pub(super) fn on_propagation_policy<K: kube::Resource>(engine: &Arc<Engine>, policy: &K, deleted: bool) {
+    if deleted {
+        detector::on_policy_deleted(engine, policy.meta());
+    }
     detector::on_policy_change(engine);
 }
 
