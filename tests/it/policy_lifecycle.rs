@@ -1,6 +1,7 @@
 //! What happens to the templates a propagation policy claims over the policy's life, on a
 //! `local up` playground with simulated members: deleting the policy releases them (and
-//! another matching policy then claims them).
+//! another matching policy then claims them), a policy with `dependentOverrides` waits for
+//! those OverridePolicies, and (with the feature gate) a higher-priority policy preempts.
 
 use serde_json::Value;
 
@@ -152,4 +153,57 @@ fn deleting_a_policy_releases_its_templates_and_another_policy_claims_them() {
         if t.is_empty() && b.is_empty() { Ok(()) } else { Err(format!("{t:?} / {b:?}")) }
     });
     assert_eq!(fleet.replicas("member1", "shared"), Some(3));
+}
+
+#[test]
+fn dependent_overrides_hold_propagation_until_they_all_exist() {
+    let fleet = Fleet::up(2);
+    let op = |name: &str, label: &str| {
+        format!(
+            "apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: held
+  overrideRules:
+  - targetCluster: {{clusterNames: [member1]}}
+    overriders:
+      labelsOverrider:
+      - operator: add
+        value: {{{label}: 'yes'}}
+"
+        )
+    };
+    fleet.apply(&deployment("held", 2));
+    fleet.apply(&pp("held", "held", "member1", "  dependentOverrides: [first, second]\n"));
+    // A workload propagated after the policy shows the detector has looked at it: the held
+    // template is neither claimed nor bound, and no member has it.
+    let barrier = |name: &str| {
+        fleet.apply(&deployment(name, 1));
+        fleet.apply(&pp(name, name, "member2", ""));
+        fleet.wait_replicas(name, &[("member2", Some(1))]);
+        assert_eq!(claim_of(&template(&fleet, "held")), vec![], "held is claimed before its overrides exist");
+        assert!(binding(&fleet, "held").is_none(), "held is bound before its overrides exist");
+        assert_eq!(fleet.replicas("member1", "held"), None);
+    };
+    barrier("barrier-one");
+
+    // One of the two is not enough.
+    fleet.apply(&op("first", "first"));
+    barrier("barrier-two");
+
+    // With both, the template propagates with both overrides applied.
+    fleet.apply(&op("second", "second"));
+    fleet.wait_replicas("held", &[("member1", Some(2)), ("member2", None)]);
+    wait_claimed_by(&fleet, "held", "held");
+    fleet.wait("both overrides applied", || {
+        let d = fleet.get("member1", &["deployment", "held"]).ok_or("absent")?;
+        let l = &d["metadata"]["labels"];
+        if l["first"] == "yes" && l["second"] == "yes" { Ok(()) } else { Err(l.to_string()) }
+    });
 }

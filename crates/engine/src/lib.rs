@@ -48,6 +48,7 @@ pub(crate) mod matching;
 pub mod names;
 pub(crate) mod namespace_sync;
 pub(crate) mod overrides;
+pub(crate) mod preemption;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;

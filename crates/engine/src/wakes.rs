@@ -6,7 +6,7 @@
 //! |---|---|
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
 //! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]), and those a deleted one claimed |
-//! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding |
+//! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding; `detect`: the templates policies may claim, when a policy has `dependentOverrides` |
 //! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind) |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
@@ -82,10 +82,18 @@ pub(super) fn on_propagation_policy<K: kube::Resource>(engine: &Arc<Engine>, pol
     detector::on_policy_change(engine);
 }
 
-/// OverridePolicies and ClusterOverridePolicies alike: every binding is rendered again.
+/// OverridePolicies and ClusterOverridePolicies alike: every binding is rendered again, and
+/// when a propagation policy names overrides in its `dependentOverrides`, the templates
+/// waiting for them are looked at again.
 pub(super) fn on_override_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool) {
     for b in engine.all_bindings() {
         engine.queues.binding.add(b.key());
+    }
+    let depends = |d: &Option<Vec<String>>| d.as_ref().is_some_and(|d| !d.is_empty());
+    if engine.caches.propagation_policies.state().iter().any(|p| depends(&p.spec.dependent_overrides))
+        || engine.caches.cluster_propagation_policies.state().iter().any(|p| depends(&p.spec.0.dependent_overrides))
+    {
+        detector::on_policy_change(engine);
     }
 }
 
