@@ -81,8 +81,14 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
         let replicas = if name.starts_with("Divided") { 100 } else { 0 };
         let start = Instant::now();
         for _ in 0..SCHEDULE_CALLS {
-            let input =
-                ScheduleInput { placement, replicas, replica_requirements: None, clusters: &clusters, previous: &[] };
+            let input = ScheduleInput {
+                placement,
+                replicas,
+                replica_requirements: None,
+                clusters: &clusters,
+                previous: &[],
+                mode: Default::default(),
+            };
             std::hint::black_box(schedule(&input).expect("schedulable"));
         }
         out.push((*name, SCHEDULE_CALLS as f64 / start.elapsed().as_secs_f64()));

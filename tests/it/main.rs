@@ -69,3 +69,4 @@ mod store_sqlite;
 mod token;
 mod unjoin;
 mod upstream_crds;
+mod workload_rebalancer;

@@ -10,6 +10,7 @@
 //! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind) |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
+//! | WorkloadRebalancer | its own queue in `workload_rebalancer`: that rebalancer, and again when its TTL runs out |
 //!
 //! Objects in members wake `execute` and `work_status` through the execution controller's
 //! member watchers (`execution::members`); a Pull member's agent wakes only `execute` (`agent`).
