@@ -88,6 +88,7 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
                 clusters: &clusters,
                 previous: &[],
                 mode: Default::default(),
+                evicting: &[],
             };
             std::hint::black_box(schedule(&input).expect("schedulable"));
         }

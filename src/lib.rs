@@ -6,6 +6,7 @@
 pub mod build_info;
 pub mod cli;
 pub mod cmd;
+pub mod download;
 pub mod error;
 pub mod hints;
 pub mod local_plane;

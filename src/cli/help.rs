@@ -16,7 +16,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Advanced Commands", &["promote"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["completion"]),
-    ("Other Commands", &["options", "version"]),
+    ("Other Commands", &["api-resources", "api-versions", "options", "version"]),
 ];
 
 /// Applies the flavour's names and the grouped root help to the derived command tree.

@@ -1,10 +1,30 @@
 //! Turns clap's parse errors into this tool's error format: `error: <sentence>` and a `hint:`
-//! line, exit code 1 (as upstream). Help and version requests print normally and exit 0.
+//! line, exit code 1 (as upstream). Help and version requests print normally and exit 0. An
+//! upstream command this tool does not have yet is not "unknown": it says so, with exit code 2.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use super::Flavour;
 use crate::error::ExitCode;
+
+/// Upstream karmadactl's commands that this tool does not have yet, and what does the same
+/// job meanwhile (`{parent}` is the binary's own name).
+const NOT_BUILT: &[(&str, &str)] = &[
+    ("apply", "use kubectl apply against the control plane, then '{parent} promote' or a PropagationPolicy"),
+    ("create", "use kubectl create against the control plane's kubeconfig"),
+    ("delete", "use kubectl delete against the control plane's kubeconfig"),
+    ("edit", "use kubectl edit against the control plane's kubeconfig"),
+    ("label", "use kubectl label against the control plane's kubeconfig"),
+    ("annotate", "use kubectl annotate against the control plane's kubeconfig"),
+    ("patch", "use kubectl patch against the control plane's kubeconfig"),
+    ("describe", "use kubectl describe against the control plane's kubeconfig, or '{parent} get -o yaml'"),
+    ("explain", "use kubectl explain against the control plane's kubeconfig"),
+    ("logs", "use kubectl logs with the member cluster's own kubeconfig"),
+    ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
+    ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
+    ("top", "use kubectl top with the member cluster's own kubeconfig"),
+    ("addons", "the embedded control plane has no addons to manage; see README.md"),
+];
 
 /// Prints the error for `path` (the subcommand names the user typed) and returns the exit code.
 pub fn report(err: clap::Error, path: &[String], flavour: Flavour) -> i32 {
@@ -37,6 +57,16 @@ pub fn report(err: clap::Error, path: &[String], flavour: Flavour) -> i32 {
         }
         ErrorKind::InvalidSubcommand => {
             let sub = context_string(&err, ContextKind::InvalidSubcommand).unwrap_or_default();
+            if path == flavour.parent_command()
+                && let Some((_, instead)) = NOT_BUILT.iter().find(|(name, _)| *name == sub)
+            {
+                let not_built = crate::error::NotBuilt {
+                    command: format!("{path} {sub}"),
+                    instead: Some(format!("{}.", instead.replace("{parent}", &path))),
+                };
+                eprintln!("error: {not_built}\nhint: {}", crate::error::Hint::hint(&not_built).unwrap_or_default());
+                return ExitCode::NotBuilt as i32;
+            }
             let hint = match context_string(&err, ContextKind::SuggestedSubcommand) {
                 Some(s) => format!("did you mean \"{s}\"? Run '{path} --help' for the list of commands."),
                 None => format!("run '{path} --help' for the list of commands."),

@@ -123,6 +123,9 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub simulation: SimulationArgs,
+
+    #[command(flatten)]
+    pub engine: super::engine_flags::EngineArgs,
 }
 
 /// `--profile`: which flavour of Kubernetes API the server presents.
@@ -345,6 +348,7 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     plane.cluster_controller.startup_grace_period =
         positive_duration("cluster-startup-grace-period", &args.cluster_startup_grace_period)?;
     args.limits.apply(config)?;
+    plane.engine = args.engine.config()?;
     if let Some(name) = args.kubeconfig_context.clone() {
         config.kubeconfig_context = name;
     }

@@ -4,12 +4,14 @@
 //! their own names (`crate::membership`, `crate::pull`, `crate::local_plane`).
 
 pub mod agent;
+pub mod api_resources;
 pub mod completion;
 pub mod connection;
 pub mod controlplane;
 pub mod cordon;
 pub mod datastore;
 pub mod deinit;
+pub mod engine_flags;
 pub mod get;
 pub mod init;
 pub mod interpret;
@@ -18,6 +20,7 @@ pub mod local;
 pub mod options;
 pub mod promote;
 pub mod register;
+pub mod scope;
 pub mod taint;
 pub mod token;
 pub mod unjoin;
@@ -42,6 +45,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
         Command::Interpret(a) => interpret::run(a, ctx),
+        Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
+        Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),

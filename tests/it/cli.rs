@@ -429,6 +429,22 @@ fn go_style_boolean_values_are_accepted() {
 }
 
 #[test]
+fn upstream_commands_not_built_yet_say_so_and_exit_2() {
+    for name in ["describe", "apply", "logs", "exec", "top", "addons", "delete"] {
+        let out = common::KubeEnv::new().run(&[name, "x"]);
+        assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert_eq!(first, format!("error: `karmadactl {name}` is not built yet in this version of karmadactl"));
+        assert!(out.stderr.lines().nth(1).is_some_and(|l| l.starts_with("hint: ")), "{}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+    // A typo is still an unknown command (exit 1), and a nested unknown name is not "not built".
+    assert_eq!(common::KubeEnv::new().run(&["describ"]).code, 1);
+    let nested = common::KubeEnv::new().run(&["token", "describe"]);
+    assert_eq!(nested.code, 1, "{}", nested.stderr);
+}
+
+#[test]
 fn bad_invocations_give_a_sentence_and_a_hint_and_exit_1() {
     let cases: &[(&str, &[&str])] = &[
         ("unknown_flag", &["version", "--invalidflag"]),

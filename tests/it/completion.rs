@@ -59,6 +59,8 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
         vec!["get", "--kubeconfig", kc, "-C", ""],
         vec!["get", "--kubeconfig", kc, "--clusters", ""],
         vec!["promote", "--kubeconfig", kc, "deployment", "web", "-C", ""],
+        vec!["api-resources", "--kubeconfig", kc, "-s", "members", "--cluster", ""],
+        vec!["api-versions", "--kubeconfig", kc, "--cluster", ""],
     ] {
         let r = complete(home.path(), &words);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{words:?}");
@@ -128,6 +130,14 @@ fn fixed_values_flags_and_subcommands() {
     assert_eq!(lines(&r), ["karmada", "members", "all"]);
     let r = complete(home.path(), &["get", "-o", ""]);
     assert_eq!(lines(&r), ["json", "yaml", "wide", "name"]);
+    let r = complete(home.path(), &["api-resources", "-s", ""]);
+    assert_eq!(lines(&r), ["karmada", "members"]);
+    let r = complete(home.path(), &["api-versions", "--operation-scope", ""]);
+    assert_eq!(lines(&r), ["karmada", "members"]);
+    let r = complete(home.path(), &["api-resources", "-o", ""]);
+    assert_eq!(lines(&r), ["json", "yaml", "wide", "name"]);
+    let r = complete(home.path(), &["api-resources", "--sort-by", ""]);
+    assert_eq!(lines(&r), ["kind", "name"]);
     let r = complete(home.path(), &["get", "--output=y"]);
     assert_eq!(lines(&r), ["--output=yaml"]);
     // Paths are left to the shell, which knows its quoting.

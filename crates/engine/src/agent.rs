@@ -87,6 +87,8 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
         // Only the binding and namespace controllers look Works up by it; an agent runs neither.
         work_index: Default::default(),
         interpreter,
+        // An agent runs no failover controller; upstream's agent has none either.
+        config: Default::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));
     if engine.caches.works.wait_until_ready().await.is_err() || engine.caches.clusters.wait_until_ready().await.is_err()

@@ -116,6 +116,19 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
         });
         ensure_work(engine, &namespace, &work_name, labels, annotations, spec, existing.map(|w| w.as_ref())).await?;
     }
+    // A cluster being evicted from keeps its Work as it was, the old copy serving until the
+    // eviction task ends (never for a `Directly` eviction): upstream's
+    // ObtainBindingSpecExistingClusters. A cluster being removed keeps nothing, as above.
+    for cluster in binding.spec().clusters_keeping_works() {
+        let removing = engine
+            .caches
+            .clusters
+            .get(&ObjectRef::new(cluster))
+            .is_none_or(|c| c.metadata.deletion_timestamp.is_some());
+        if !removing {
+            wanted.insert(wellknown::execution_space(cluster));
+        }
+    }
     for w in &works {
         let ns = w.namespace().unwrap_or_default();
         if !wanted.contains(&ns) && w.metadata.deletion_timestamp.is_none() {

@@ -100,6 +100,8 @@ pub struct Engine {
     /// The resource interpreter every controller asks about a kind (its user customizations
     /// kept by [`super::interpreter_config`]).
     pub interpreter: Arc<karmadactl_interpreter::Interpreter>,
+    /// Feature gates and failover flags.
+    pub config: super::config::EngineConfig,
 }
 
 impl Engine {

@@ -38,6 +38,7 @@ pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
+pub mod config;
 pub(crate) mod context;
 pub mod dependencies_distributor;
 pub(crate) mod detector;
@@ -89,7 +90,7 @@ pub(crate) const EXECUTION_WORKERS: usize = 16;
 /// Runs the engine until the client's server goes away. `after_initial_lists` runs once the
 /// caches hold their first lists, when the buffers those went through are free (the plane
 /// hands its memory back to the OS there).
-pub async fn run(client: Client, after_initial_lists: fn()) {
+pub async fn run(client: Client, config: config::EngineConfig, after_initial_lists: fn()) {
     let slot: Slot = Arc::new(OnceLock::new());
     let queues = Queues {
         detect: Queue::new(),
@@ -163,6 +164,7 @@ pub async fn run(client: Client, after_initial_lists: fn()) {
         applied: execution::Applied::default(),
         work_index,
         interpreter,
+        config,
     });
     let _ = slot.set(Arc::downgrade(&engine));
 

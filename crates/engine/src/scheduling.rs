@@ -31,6 +31,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     if spec.suspension.as_ref().and_then(|s| s.scheduling).unwrap_or(false) {
         return evict_deleting(engine, key, &binding, &clusters, &previous).await;
     }
+    let evicting: Vec<&str> = spec.graceful_eviction_tasks.iter().flatten().map(|t| t.from_cluster.as_str()).collect();
     let input = ScheduleInput {
         placement,
         replicas: spec.replicas.unwrap_or(0),
@@ -41,6 +42,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             spec.reschedule_triggered_at.as_ref().map(|t| t.0),
             binding.status().and_then(|s| s.last_scheduled_time.as_ref()).map(|t| t.0),
         ),
+        evicting: &evicting,
     };
     let generation = binding.meta().generation;
     match scheduler::schedule(&input) {

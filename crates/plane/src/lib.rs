@@ -32,11 +32,19 @@ pub struct PlaneConfig {
     /// Simulate nodes and workloads (simulated member clusters only): controllers that make
     /// pods report Running as kubelets would. No container ever runs.
     pub simulation: Option<SimulationConfig>,
+    /// The engine's feature gates and failover flags.
+    pub engine: karmadactl_engine::config::EngineConfig,
 }
 
 impl PlaneConfig {
     pub fn new(server: ServerConfig) -> Self {
-        Self { server, leader_lease: Duration::from_secs(3), cluster_controller: Default::default(), simulation: None }
+        Self {
+            server,
+            leader_lease: Duration::from_secs(3),
+            cluster_controller: Default::default(),
+            simulation: None,
+            engine: Default::default(),
+        }
     }
 }
 
@@ -134,8 +142,9 @@ async fn karmada_controllers(
         let client = client.clone();
         move || karmadactl_controllers::cluster::run(client.clone(), cluster_config)
     }));
-    tasks.push(
-        leading.spawn(move || karmadactl_engine::run(client.clone(), karmadactl_apiserver::freed_memory::release)),
-    );
+    let engine_config = config.engine.clone();
+    tasks.push(leading.spawn(move || {
+        karmadactl_engine::run(client.clone(), engine_config.clone(), karmadactl_apiserver::freed_memory::release)
+    }));
     Ok(())
 }

@@ -183,7 +183,10 @@ fn option_values(path: &[String], arg: &Arg, conn: &Connection) -> Vec<String> {
     match arg.get_id().as_str() {
         "clusters" | "cluster" => values::cluster_names(conn),
         "context" | "karmada_context" | "cluster_context" => values::contexts(conn, arg.get_id().as_str()),
+        // Only get has the "all" scope.
+        "operation_scope" if path.first().is_some_and(|c| c != "get") => vec!["karmada".into(), "members".into()],
         "operation_scope" => values::SCOPES.iter().map(|s| s.to_string()).collect(),
+        "sort_by" if path.first().is_some_and(|c| c == "api-resources") => vec!["kind".into(), "name".into()],
         "output" => values::output_formats(path),
         _ => Vec::new(),
     }

@@ -64,7 +64,7 @@ impl Connection {
 /// `-o` values: `get` prints like kubectl get; the other commands write manifests.
 pub fn output_formats(path: &[String]) -> Vec<String> {
     let formats: &[&str] = match path.first().map(String::as_str) {
-        Some("get") => &["json", "yaml", "wide", "name"],
+        Some("get" | "api-resources") => &["json", "yaml", "wide", "name"],
         _ => &["json", "yaml"],
     };
     formats.iter().map(|s| s.to_string()).collect()

@@ -55,7 +55,7 @@ pub enum SourceError {
     #[error("error parsing {0}: {1}")]
     Parse(String, String),
     #[error(transparent)]
-    Download(#[from] crate::cmd::init::host::download::DownloadError),
+    Download(#[from] crate::download::DownloadError),
 }
 
 /// Every document of every `-f` argument, in order. Empty documents are skipped.
@@ -80,7 +80,7 @@ async fn read_source(name: &str, recursive: bool) -> Result<Vec<(Origin, String)
         return bounded(Origin::Stdin, text).map(|t| vec![t]);
     }
     if name.starts_with("http://") || name.starts_with("https://") {
-        let bytes = crate::cmd::init::host::download::fetch(name).await?;
+        let bytes = crate::download::fetch(name).await?;
         let text = String::from_utf8(bytes).map_err(|e| SourceError::Read(name.into(), e.to_string()))?;
         return bounded(Origin::Url(name.into()), text).map(|t| vec![t]);
     }

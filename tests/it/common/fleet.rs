@@ -89,6 +89,26 @@ impl Fleet {
         run.stdout
     }
 
+    /// A kubeconfig (JSON) whose only context reaches `member` through the plane's cluster
+    /// proxy, with the plane's credentials: what upstream's member-scope commands talk to.
+    pub fn proxy_kubeconfig(&self, member: &str) -> PathBuf {
+        let raw = self.plane(&["config", "view", "--raw", "--minify", "-o", "json"]);
+        let mut config: Value = serde_json::from_str(&raw).expect("kubectl prints the kubeconfig as JSON");
+        let server = config["clusters"][0]["cluster"]["server"].as_str().expect("a server").to_string();
+        config["clusters"][0]["cluster"]["server"] =
+            format!("{}/apis/cluster.karmada.io/v1alpha1/clusters/{member}/proxy", server.trim_end_matches('/')).into();
+        let file = self.home.path().join(format!("proxy-{member}-{}.kubeconfig", next_file()));
+        std::fs::write(&file, serde_json::to_vec(&config).unwrap()).unwrap();
+        file
+    }
+
+    /// kubectl with the given kubeconfig only (and the fleet's fresh cache directory).
+    pub fn k_with(&self, kubeconfig: &std::path::Path, args: &[&str]) -> Run {
+        let mut cmd = Command::new(&self.kubectl);
+        cmd.env("KUBECONFIG", kubeconfig).arg("--cache-dir").arg(self.cache.path()).args(args);
+        super::run(cmd)
+    }
+
     pub fn plane(&self, args: &[&str]) -> String {
         self.k_ok("karmada-apiserver", args)
     }

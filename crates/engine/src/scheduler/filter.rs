@@ -1,5 +1,6 @@
 //! The filter step: which clusters may hold the binding at all, and why the others may not
-//! (upstream's ClusterAffinity, TaintToleration and SpreadConstraint filter plugins).
+//! (upstream's ClusterEviction, ClusterAffinity, TaintToleration and SpreadConstraint filter
+//! plugins).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -41,6 +42,7 @@ pub(super) fn find_clusters_that_fit<'a>(
     affinity: Option<&ClusterAffinity>,
     clusters: &'a [Arc<Cluster>],
     previous: &[TargetCluster],
+    evicting: &[&str],
 ) -> Fit<'a> {
     let mut fit = Fit { feasible: Vec::new(), total: clusters.len(), reasons: Vec::new() };
     for cluster in clusters.iter().map(Arc::as_ref) {
@@ -49,7 +51,7 @@ pub(super) fn find_clusters_that_fit<'a>(
         if cluster.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        match filter(placement, affinity, cluster, previous) {
+        match filter(placement, affinity, cluster, previous, evicting) {
             Ok(()) => fit.feasible.push(cluster),
             Err(reason) => fit.reasons.push(reason),
         }
@@ -64,7 +66,11 @@ fn filter(
     affinity: Option<&ClusterAffinity>,
     cluster: &Cluster,
     previous: &[TargetCluster],
+    evicting: &[&str],
 ) -> Result<(), String> {
+    if evicting.contains(&cluster_name(cluster)) {
+        return Err("cluster(s) is in the process of eviction".into());
+    }
     taint_toleration(placement, cluster, previous)?;
     if let Some(affinity) = affinity
         && !cluster_matches(cluster, affinity)
@@ -79,13 +85,15 @@ fn cluster_name(cluster: &Cluster) -> &str {
 }
 
 /// A NoSchedule or NoExecute taint the placement does not tolerate keeps a new cluster out. A
-/// cluster the binding already uses stays unless the untolerated taint is NoExecute: upstream
-/// leaves that eviction to its taint manager, which this plane folds into scheduling.
+/// cluster the binding already uses always stays, as upstream's: moving off a NoExecute
+/// cluster is the taint manager's eviction, after the placement's toleration seconds.
 fn taint_toleration(placement: &Placement, cluster: &Cluster, previous: &[TargetCluster]) -> Result<(), String> {
     let name = cluster_name(cluster);
-    let scheduled = previous.iter().any(|t| t.name == name);
+    if previous.iter().any(|t| t.name == name) {
+        return Ok(());
+    }
     let tolerations = placement.cluster_tolerations.as_deref().unwrap_or_default();
-    let blocking = |t: &Taint| t.effect == "NoExecute" || (!scheduled && t.effect == "NoSchedule");
+    let blocking = |t: &Taint| t.effect == "NoExecute" || t.effect == "NoSchedule";
     let untolerated = cluster
         .spec
         .taints

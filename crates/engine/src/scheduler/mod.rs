@@ -9,22 +9,19 @@
 //!
 //! Where upstream differs, and why:
 //! * Upstream breaks ties among equally weighted clusters at random; here by name.
-//! * An untolerated NoExecute taint removes a cluster the binding already uses: upstream's
-//!   scheduler keeps it and its taint manager evicts later; this plane has no taint manager.
 //! * `clusterAffinities` are always tried from the first term: the binding's observed affinity
 //!   name is not an input, so a binding returns to its preferred term as soon as it fits.
-//! * The APIEnablement and ClusterEviction filters are not applied: their inputs (the
-//!   resource's kind, the binding's eviction tasks) are not in [`ScheduleInput`]. Workload
-//!   affinity, overflow affinities, multi-component replicas, the scheduler-estimator and
-//!   resource models are not implemented.
-//!
-//! A binding whose `rescheduleTriggeredAt` is later than its `lastScheduledTime` (a
-//! WorkloadRebalancer asked) is assigned in upstream's Fresh mode ([`AssignmentMode`]): dynamic
-//! weights and Aggregated divide all replicas anew instead of keeping the previous assignment.
+//! * The APIEnablement filter is not applied: the resource's kind is not in [`ScheduleInput`].
+//!   Workload affinity, overflow affinities, multi-component replicas, the scheduler-estimator
+//!   and resource models are not implemented.
 //! * Spreading works by any field or label, not only by cluster and region as upstream's does,
 //!   and groups are taken best-first rather than searched as combinations (see `spread`).
 //! * A dynamic scale-down shrinks only clusters that are still candidates (upstream also
 //!   weighs clusters that no longer pass the filters).
+//!
+//! A binding whose `rescheduleTriggeredAt` is later than its `lastScheduledTime` (a
+//! WorkloadRebalancer asked) is assigned in upstream's Fresh mode ([`AssignmentMode`]): dynamic
+//! weights and Aggregated divide all replicas anew instead of keeping the previous assignment.
 
 mod divide;
 mod estimate;
@@ -54,6 +51,9 @@ pub struct ScheduleInput<'a> {
     /// The binding's current `spec.clusters`: clusters already chosen keep tolerating
     /// NoSchedule taints that arrived after placement.
     pub previous: &'a [TargetCluster],
+    /// Clusters the binding is being evicted from (its graceful eviction tasks): upstream's
+    /// ClusterEviction filter keeps them out until the eviction is over.
+    pub evicting: &'a [&'a str],
     pub mode: AssignmentMode,
 }
 
@@ -131,7 +131,7 @@ fn schedule_with(
     let placement = input.placement;
     let fail = |message: String| ScheduleError { message };
 
-    let fit = filter::find_clusters_that_fit(placement, affinity, input.clusters, input.previous);
+    let fit = filter::find_clusters_that_fit(placement, affinity, input.clusters, input.previous, input.evicting);
     if fit.feasible.is_empty() {
         return Err(fail(fit.error_message()));
     }

@@ -125,6 +125,7 @@ fn run_in(
         replica_requirements: requirements,
         clusters: &clusters,
         previous,
+        evicting: &[],
         mode,
     })
 }
@@ -262,10 +263,37 @@ fn no_schedule_taint_blocks_new_clusters_but_keeps_scheduled_ones() {
 }
 
 #[test]
-fn no_execute_taint_evicts_even_scheduled_clusters() {
+fn no_execute_taint_keeps_scheduled_clusters_for_the_taint_manager() {
     let clusters = vec![cluster("a"), tainted(cluster("b"), "cluster.karmada.io/not-ready", "", "NoExecute")];
     let result = run_with(&Placement::default(), 2, None, &clusters, &previous(&[("a", 2), ("b", 2)]));
-    assert_eq!(split(result), expect(&[("a", 2)]));
+    assert_eq!(split(result), expect(&[("a", 2), ("b", 2)]));
+    assert_eq!(split(run(&Placement::default(), 2, &clusters)), expect(&[("a", 2)]));
+}
+
+#[test]
+fn clusters_being_evicted_from_are_filtered_out() {
+    let clusters = [cluster("a"), cluster("b"), cluster("c")];
+    let p = placement(json!({"replicaScheduling": {
+        "replicaSchedulingType": "Divided", "replicaDivisionPreference": "Weighted"
+    }}));
+    let kept = &previous(&[("a", 2), ("c", 2)]);
+    let input = |evicting| {
+        let clusters: Vec<Arc<Cluster>> = clusters.iter().cloned().map(Arc::new).collect();
+        schedule(&ScheduleInput {
+            placement: &p,
+            replicas: 6,
+            replica_requirements: None,
+            clusters: &clusters,
+            previous: kept,
+            evicting,
+            mode: AssignmentMode::Steady,
+        })
+    };
+    let moved = input(&["b"]).unwrap();
+    assert!(moved.clusters.iter().all(|t| t.name != "b"), "{moved:?}");
+    assert_eq!(moved.clusters.iter().map(|t| t.replicas.unwrap()).sum::<i32>(), 6);
+    let all = ["a", "b", "c"];
+    assert_eq!(message(input(&all)), "0/3 clusters are available: 3 cluster(s) is in the process of eviction.");
 }
 
 #[test]

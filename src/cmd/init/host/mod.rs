@@ -15,7 +15,6 @@ pub mod apply;
 pub mod commands;
 pub mod config_file;
 pub mod crds;
-pub mod download;
 pub mod extra_args;
 pub mod host_objects;
 pub mod karmada_objects;
@@ -291,7 +290,7 @@ async fn load_crds(source: &CrdSource) -> anyhow::Result<CrdSet> {
                 .map_err(|e| UsageError::with_hint(e.to_string(), hint).into())
         }
         CrdSource::Url(url) => {
-            let bytes = download::fetch(url).await.map_err(|e| UsageError::with_hint(e.to_string(), hint))?;
+            let bytes = crate::download::fetch(url).await.map_err(|e| UsageError::with_hint(e.to_string(), hint))?;
             CrdSet::from_tarball(url, &bytes).map_err(|e| UsageError::with_hint(e.to_string(), hint).into())
         }
     }

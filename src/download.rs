@@ -1,6 +1,6 @@
-//! Downloading the CRD tarball for `init --crds <URL>`: HTTPS (or HTTP) GET with the system's
-//! trust roots, redirects followed (GitHub release assets redirect), a 60 s limit like
-//! upstream's, and a size cap so a wrong URL cannot fill memory.
+//! Downloading what a command is pointed at by URL (`init --crds <URL>`, `interpret -f <URL>`):
+//! HTTPS (or HTTP) GET with the system's trust roots, redirects followed (GitHub release assets
+//! redirect), a 60 s limit like upstream's, and a size cap so a wrong URL cannot fill memory.
 
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use hyper_util::rt::TokioExecutor;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const MAX_REDIRECTS: usize = 5;
-/// The release tarball is well under 1 MiB.
+/// The CRD release tarball is well under 1 MiB; a customization file is smaller still.
 const MAX_BYTES: usize = 64 << 20;
 
 #[derive(Debug, thiserror::Error)]

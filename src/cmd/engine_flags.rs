@@ -1,0 +1,89 @@
+//! `controlplane serve`'s engine flags: karmada-controller-manager's feature gates and cluster
+//! failover flags, under upstream's names and with upstream's defaults.
+
+use clap::Args;
+
+use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, TaintEvictionPurgeMode};
+
+use crate::error::UsageError;
+
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// Feature gates as key=value pairs, e.g. Failover=true,PropagationPolicyPreemption=true.
+    /// Acted on: Failover (default false), GracefulEviction (default true),
+    /// PropagationPolicyPreemption (default false), StatefulFailoverInjection (default false).
+    /// Upstream's other gates are accepted and have no effect.
+    #[arg(long, default_value = "", value_name = "GATES", hide_default_value = true)]
+    pub feature_gates: String,
+
+    /// Run the NoExecute taint manager (it runs only with the Failover feature gate too).
+    #[arg(long, default_value_t = true, default_missing_value = "true", num_args = 0..=1, require_equals = true,
+          action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub enable_taint_manager: bool,
+
+    /// Let the taint manager evict workloads from clusters with a NoExecute taint they do not
+    /// tolerate. Off by default, as upstream: it moves everything on a cluster at once.
+    #[arg(long, default_value_t = false, default_missing_value = "true", num_args = 0..=1, require_equals = true,
+          action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub enable_no_execute_taint_eviction: bool,
+
+    /// How NoExecute evictions remove the old copy: "Gracefully" (the new copies first, the old
+    /// one once they are healthy) or "Directly" (the old one at once, then reschedule).
+    #[arg(long, default_value = "Gracefully", value_name = "MODE")]
+    pub no_execute_taint_eviction_purge_mode: String,
+
+    /// Evictions per second the taint manager makes; 0 waits 30 minutes between them, as
+    /// upstream does.
+    #[arg(long, default_value_t = 0.5, value_name = "RATE")]
+    pub resource_eviction_rate: f32,
+
+    /// How long an eviction keeps the old copy waiting for the new ones to be healthy, when the
+    /// eviction sets no grace period of its own.
+    #[arg(long, default_value = "10m0s", value_name = "DURATION")]
+    pub graceful_eviction_timeout: String,
+}
+
+impl EngineArgs {
+    /// The engine's configuration, after checking the flags as upstream's validation does.
+    pub fn config(&self) -> anyhow::Result<EngineConfig> {
+        let features = FeatureGates::parse(&self.feature_gates).map_err(|e| {
+            UsageError::with_hint(
+                format!("invalid argument \"{}\" for \"--feature-gates\" flag: {e}", self.feature_gates),
+                format!(
+                    "give NAME=true|false pairs separated by commas; acted on: {}.",
+                    FeatureGates::NAMES.join(", ")
+                ),
+            )
+        })?;
+        let purge_mode = match self.no_execute_taint_eviction_purge_mode.as_str() {
+            "Gracefully" => TaintEvictionPurgeMode::Gracefully,
+            "Directly" => TaintEvictionPurgeMode::Directly,
+            other => {
+                return Err(UsageError::with_hint(
+                    format!("invalid --no-execute-taint-eviction-purge-mode \"{other}\": Invalid mode"),
+                    "give Gracefully or Directly.",
+                )
+                .into());
+            }
+        };
+        if !(self.resource_eviction_rate >= 0.0 && self.resource_eviction_rate.is_finite()) {
+            return Err(UsageError::with_hint(
+                format!("invalid --resource-eviction-rate {}: must be non-negative", self.resource_eviction_rate),
+                "give evictions per second, e.g. 0.5.",
+            )
+            .into());
+        }
+        let timeout =
+            super::controlplane::positive_duration("graceful-eviction-timeout", &self.graceful_eviction_timeout)?;
+        Ok(EngineConfig {
+            features,
+            failover: FailoverConfig {
+                enable_taint_manager: self.enable_taint_manager,
+                enable_no_execute_taint_eviction: self.enable_no_execute_taint_eviction,
+                no_execute_taint_eviction_purge_mode: purge_mode,
+                resource_eviction_rate: self.resource_eviction_rate,
+                graceful_eviction_timeout: timeout,
+            },
+        })
+    }
+}
