@@ -187,8 +187,8 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), Re
 }
 
 /// Whether the plane runs with the `PropagationPolicyPreemption` feature gate on.
-fn preemption_enabled(_engine: &Engine) -> bool {
-    false
+fn preemption_enabled(engine: &Engine) -> bool {
+    engine.config.features.propagation_policy_preemption
 }
 
 /// The first of the policy's `dependentOverrides` that does not exist: an OverridePolicy in
