@@ -1,11 +1,16 @@
 //! What happens to the templates a propagation policy claims over the policy's life, on a
-//! `local up` playground with simulated members: deleting the policy releases them (and
-//! another matching policy then claims them), a policy with `dependentOverrides` waits for
-//! those OverridePolicies, and (with the feature gate) a higher-priority policy preempts.
+//! playground with simulated members: deleting the policy releases them (and another matching
+//! policy then claims them), a policy with `dependentOverrides` waits for those
+//! OverridePolicies, and (with the feature gate) a higher-priority policy preempts.
+
+use std::path::PathBuf;
+use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common;
 use crate::common::fleet::Fleet;
+use crate::common::plane::Plane;
 
 const PP_ID: &str = "propagationpolicy.karmada.io/permanent-id";
 const PP_NAME: &str = "propagationpolicy.karmada.io/name";
@@ -125,11 +130,16 @@ fn deleting_a_policy_releases_its_templates_and_another_policy_claims_them() {
     fleet.apply(&pp("preferred", "shared", "member1", "  priority: 5\n"));
     fleet.wait_replicas("shared", &[("member1", Some(3)), ("member2", None)]);
     wait_claimed_by(&fleet, "shared", "preferred");
+    // Without the PropagationPolicyPreemption gate (off by default), preemption: Always does
+    // nothing: the claim stays with its policy.
+    fleet.apply(&pp("grabby", "shared", "member2", "  priority: 9\n  preemption: Always\n"));
     // A claim stays with its policy: the new, lower-priority one takes only what is free.
     fleet.apply(&pp("everything", "", "member2", "  priority: 1\n"));
     wait_claimed_by(&fleet, "solo", "everything");
     fleet.wait_replicas("solo", &[("member1", None), ("member2", Some(2))]);
     wait_claimed_by(&fleet, "shared", "preferred");
+    assert_eq!(fleet.replicas("member1", "shared"), Some(3));
+    fleet.plane(&["delete", "propagationpolicy", "grabby", "-n", "default"]);
     fleet.plane(&["delete", "propagationpolicy", "preferred", "-n", "default"]);
     wait_claimed_by(&fleet, "shared", "everything");
     fleet.wait_replicas("shared", &[("member1", None), ("member2", Some(3))]);
@@ -206,4 +216,193 @@ spec:
         let l = &d["metadata"]["labels"];
         if l["first"] == "yes" && l["second"] == "yes" { Ok(()) } else { Err(l.to_string()) }
     });
+}
+
+/// A plane started with `controlplane serve` flags of the test's choosing (`local up` takes
+/// none), with simulated members joined to it; everything stops when dropped.
+struct GatedFleet {
+    plane: Plane,
+    home: tempfile::TempDir,
+    members: Vec<(String, PathBuf)>,
+}
+
+impl GatedFleet {
+    fn up(flags: &[&str], members: &[&str]) -> Self {
+        let plane = Plane::start_with(flags);
+        let mut fleet = GatedFleet { plane, home: tempfile::tempdir().expect("temp dir"), members: vec![] };
+        for name in members {
+            let dir = fleet.home.path().join(name);
+            let started =
+                fleet.cli(&["local", "member", "start", name, "--data-dir", dir.to_str().unwrap(), "-o", "json"]);
+            assert_eq!(started.code, 0, "local member start {name}: {}", started.stderr);
+            let v: Value = serde_json::from_str(&started.stdout).expect("member start prints JSON");
+            let kubeconfig = PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"));
+            fleet.members.push((name.to_string(), kubeconfig.clone()));
+            let plane = fleet.plane.kubeconfig.to_str().unwrap().to_string();
+            let join = fleet.cli(&[
+                "join",
+                name,
+                "--kubeconfig",
+                &plane,
+                "--cluster-kubeconfig",
+                kubeconfig.to_str().unwrap(),
+            ]);
+            assert_eq!(join.code, 0, "join {name}: {}", join.stderr);
+        }
+        fleet
+    }
+
+    fn cli(&self, args: &[&str]) -> common::Run {
+        let mut cmd = common::karmadactl(self.home.path());
+        cmd.args(args);
+        common::run(cmd)
+    }
+
+    fn apply(&self, manifest: &str) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let file = self.plane.file(&format!("manifest-{}.yaml", N.fetch_add(1, Ordering::Relaxed)), manifest);
+        self.plane.kubectl_ok(&["apply", "-f", file.to_str().unwrap()]);
+    }
+
+    fn get(&self, args: &[&str]) -> Option<Value> {
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
+        all.extend(["-o", "json", "--ignore-not-found"]);
+        let out = self.plane.kubectl_ok(&all);
+        (!out.trim().is_empty()).then(|| serde_json::from_str(&out).expect("kubectl prints JSON"))
+    }
+
+    /// `spec.replicas` of Deployment `name` in a member, `None` when absent.
+    fn replicas(&self, member: &str, name: &str) -> Option<i64> {
+        let kubeconfig = &self.members.iter().find(|(m, _)| m == member).expect("a member").1;
+        let mut cmd = Command::new(common::kubectl_binary("1.33"));
+        cmd.arg("--kubeconfig").arg(kubeconfig).arg("--cache-dir").arg(self.home.path().join("cache"));
+        cmd.args(["get", "deployment", name, "-n", "default", "-o", "json", "--ignore-not-found"]);
+        let out = common::run(cmd);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (!out.stdout.trim().is_empty()).then(|| {
+            let d: Value = serde_json::from_str(&out.stdout).expect("JSON");
+            d["spec"]["replicas"].as_i64().unwrap_or(1)
+        })
+    }
+
+    fn wait_replicas(&self, name: &str, want: &[(&str, Option<i64>)]) {
+        common::eventually(&format!("deployment {name} spread as {want:?}"), || {
+            let seen: Vec<(&str, Option<i64>)> = want.iter().map(|(m, _)| (*m, self.replicas(m, name))).collect();
+            (seen == want).then_some(())
+        });
+    }
+
+    /// The claim of template `name`: (annotation key of the policy name, policy name).
+    fn claimed_by(&self, name: &str) -> Option<(String, String)> {
+        let t = self.get(&["deployment", name, "-n", "default"])?;
+        let a = &t["metadata"]["annotations"];
+        if let Some(p) = a[PP_NAME].as_str() {
+            return Some((PP_NAME.into(), p.into()));
+        }
+        a[CPP_NAME].as_str().map(|c| (CPP_NAME.into(), c.into()))
+    }
+
+    /// Waits until the template and its binding carry exactly one policy's claim, `policy`'s
+    /// (`key` says which kind: a PropagationPolicy's three keys, a cluster one's two).
+    fn wait_claimed_by(&self, name: &str, key: &str, policy: &str) {
+        let keys = if key == PP_NAME { 3 } else { 2 };
+        common::eventually(&format!("{name} claimed by {policy}"), || {
+            let t = self.get(&["deployment", name, "-n", "default"])?;
+            let b = self.get(&["resourcebinding", &format!("{name}-deployment"), "-n", "default"])?;
+            let ok = |o: &Value| o["metadata"]["annotations"][key] == policy && claim_of(o).len() == keys;
+            (ok(&t) && ok(&b)).then_some(())
+        });
+    }
+
+    /// The PreemptPolicySucceed Event on template `name`: (message, count).
+    fn preempted(&self, name: &str) -> Option<(String, i64)> {
+        let events = self.get(&["events", "-n", "default"])?;
+        events["items"].as_array()?.iter().find_map(|e| {
+            (e["involvedObject"]["name"] == name && e["reason"] == "PreemptPolicySucceed")
+                .then(|| (e["message"].as_str().unwrap_or_default().to_string(), e["count"].as_i64().unwrap_or(0)))
+        })
+    }
+}
+
+impl Drop for GatedFleet {
+    fn drop(&mut self) {
+        for (name, _) in self.members.clone() {
+            let dir = self.home.path().join(&name);
+            let _ = self.cli(&["local", "member", "stop", &name, "--data-dir", dir.to_str().unwrap()]);
+        }
+    }
+}
+
+#[test]
+fn with_the_gate_a_higher_priority_policy_preempts_as_upstream_rules() {
+    let fleet = GatedFleet::up(&["--feature-gates", "PropagationPolicyPreemption=true"], &["member1", "member2"]);
+    let cpp = |name: &str, target: &str, cluster: &str, extra: &str| {
+        policy("ClusterPropagationPolicy", name, target, cluster, extra)
+    };
+
+    // A ClusterPropagationPolicy claims the template first.
+    fleet.apply(&deployment("app", 2));
+    fleet.apply(&cpp("cluster-low", "app", "member1", "  priority: 50\n"));
+    fleet.wait_claimed_by("app", CPP_NAME, "cluster-low");
+    fleet.wait_replicas("app", &[("member1", Some(2)), ("member2", None)]);
+
+    // Without preemption, a PropagationPolicy leaves the claim where it is, whatever its
+    // priority; nor does a preempting one whose selector does not name the template.
+    fleet.apply(&pp("polite", "app", "member2", "  priority: 100\n"));
+    fleet.apply(&pp("by-kind", "", "member2", "  priority: 90\n  preemption: Always\n"));
+    // A PropagationPolicy with preemption takes it from any ClusterPropagationPolicy, even with
+    // a lower priority.
+    fleet.apply(&pp("takes-over", "app", "member2", "  priority: 1\n  preemption: Always\n"));
+    fleet.wait_claimed_by("app", PP_NAME, "takes-over");
+    fleet.wait_replicas("app", &[("member1", None), ("member2", Some(2))]);
+    assert_eq!(
+        fleet.preempted("app"),
+        Some((
+            "Propagation policy(default/takes-over) preempted cluster propagation policy(cluster-low) successfully"
+                .into(),
+            1
+        ))
+    );
+
+    fleet.plane.kubectl_ok(&["delete", "propagationpolicy", "polite", "by-kind", "-n", "default"]);
+
+    // Between PropagationPolicies only a higher priority preempts: an equal one does not.
+    fleet.apply(&pp("equal", "app", "member1", "  priority: 1\n  preemption: Always\n"));
+    fleet.apply(&pp("highest", "app", "member1", "  priority: 7\n  preemption: Always\n"));
+    fleet.wait_claimed_by("app", PP_NAME, "highest");
+    fleet.wait_replicas("app", &[("member1", Some(2)), ("member2", None)]);
+    // One Event per template and reason, counted: exactly two preemptions happened.
+    assert_eq!(
+        fleet.preempted("app"),
+        Some((
+            "Propagation policy(default/highest) preempted propagation policy(default/takes-over) successfully".into(),
+            2
+        ))
+    );
+    assert_eq!(fleet.claimed_by("app"), Some((PP_NAME.into(), "highest".into())));
+
+    // A ClusterPropagationPolicy preempts only a lower-priority ClusterPropagationPolicy.
+    fleet.apply(&deployment("infra", 1));
+    fleet.apply(&cpp("infra-low", "infra", "member1", "  priority: 1\n"));
+    fleet.wait_claimed_by("infra", CPP_NAME, "infra-low");
+    fleet.apply(&cpp("infra-high", "infra", "member2", "  priority: 2\n  preemption: Always\n"));
+    fleet.wait_claimed_by("infra", CPP_NAME, "infra-high");
+    fleet.wait_replicas("infra", &[("member1", None), ("member2", Some(1))]);
+    assert_eq!(
+        fleet.preempted("infra"),
+        Some((
+            "Cluster propagation policy(infra-high) preempted cluster propagation policy(infra-low) successfully"
+                .into(),
+            1
+        ))
+    );
+    // …and never a PropagationPolicy's claim.
+    fleet.apply(&cpp("cluster-top", "app", "member2", "  priority: 1000\n  preemption: Always\n"));
+    fleet.apply(&deployment("barrier", 1));
+    fleet.apply(&cpp("barrier", "barrier", "member2", ""));
+    fleet.wait_replicas("barrier", &[("member2", Some(1))]);
+    assert_eq!(fleet.claimed_by("app"), Some((PP_NAME.into(), "highest".into())));
+    assert_eq!(fleet.replicas("member1", "app"), Some(2));
 }
