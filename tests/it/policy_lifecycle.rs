@@ -18,27 +18,8 @@ const PP_NAMESPACE: &str = "propagationpolicy.karmada.io/namespace";
 const CPP_ID: &str = "clusterpropagationpolicy.karmada.io/permanent-id";
 const CPP_NAME: &str = "clusterpropagationpolicy.karmada.io/name";
 
-pub(crate) fn deployment(name: &str, replicas: i64) -> String {
-    format!(
-        "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {name}
-  namespace: default
-  labels: {{app: {name}}}
-spec:
-  replicas: {replicas}
-  selector:
-    matchLabels: {{app: {name}}}
-  template:
-    metadata:
-      labels: {{app: {name}}}
-    spec:
-      containers:
-      - name: {name}
-        image: nginx
-"
-    )
+fn deployment(name: &str, replicas: i64) -> String {
+    crate::propagation::deployment(name, replicas, "")
 }
 
 /// A (Cluster)PropagationPolicy selecting Deployment `target` (by name, or every Deployment

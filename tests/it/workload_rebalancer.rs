@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::common::fleet::Fleet;
-use crate::policy_lifecycle::deployment;
+use crate::propagation::deployment;
 
 const DYNAMIC: &str = "apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -63,7 +63,7 @@ fn a_rebalancer_schedules_its_workloads_afresh_and_reports_each() {
     let fleet = Fleet::up(2);
     let cordon = fleet.karmadactl(&["cordon", "member2"]);
     assert_eq!(cordon.code, 0, "cordon: {}", cordon.stderr);
-    fleet.apply(&deployment("web", 4));
+    fleet.apply(&deployment("web", 4, ""));
     fleet.apply(DYNAMIC);
     fleet.wait_replicas("web", &[("member1", Some(4)), ("member2", None)]);
 
