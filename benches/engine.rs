@@ -87,6 +87,7 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
                 replica_requirements: None,
                 clusters: &clusters,
                 previous: &[],
+                mode: Default::default(),
                 evicting: &[],
             };
             std::hint::black_box(schedule(&input).expect("schedulable"));

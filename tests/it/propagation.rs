@@ -6,7 +6,8 @@
 use crate::common;
 use crate::common::fleet::Fleet;
 
-fn deployment(name: &str, replicas: i64, labels: &str) -> String {
+/// A Deployment template in `default`; `labels` adds to `app: <name>` (", k: v").
+pub(crate) fn deployment(name: &str, replicas: i64, labels: &str) -> String {
     format!(
         "apiVersion: apps/v1
 kind: Deployment

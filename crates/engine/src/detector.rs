@@ -19,8 +19,9 @@ use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dyn
 use super::error::ReconcileError;
 use super::events;
 use super::interpreted;
-use super::matching::{Candidate, TemplateIdentity, best, policy_priority};
+use super::matching::{Candidate, ImplicitPriority, TemplateIdentity, best, policy_priority};
 use super::names;
+use super::preemption;
 use karmadactl_apimachinery::new_uid;
 
 /// The claiming policy of a template.
@@ -63,6 +64,32 @@ pub fn on_policy_change(engine: &Arc<Engine>) {
                 }
             }
             None => start_following(engine, gvk),
+        }
+    }
+}
+
+/// A policy went: every template it claimed, of any kind followed, is looked at again, to be
+/// released or claimed by another policy.
+pub fn on_policy_deleted(engine: &Arc<Engine>, policy: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) {
+    let Some(labels) = &policy.labels else { return };
+    let claims: Vec<(&str, &String)> =
+        claim_metadata::LABELS.iter().filter_map(|l| labels.get(*l).map(|id| (*l, id))).collect();
+    if claims.is_empty() {
+        return;
+    }
+    let sources: Vec<(GroupVersionKind, TemplateSource)> = engine
+        .templates
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (gvk, source) in sources {
+        for t in source.store.state() {
+            let claimed = claims.iter().any(|(label, id)| t.labels().get(*label) == Some(*id));
+            if claimed {
+                engine.queues.detect.add(template_key(&gvk, &t));
+            }
         }
     }
 }
@@ -126,17 +153,96 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &TemplateKey) -> Result<(), Re
     if key.namespace.as_deref().is_some_and(names::is_reserved_namespace) || key.gvk.group.ends_with("karmada.io") {
         return Ok(());
     }
-    let Some(claim) = find_claim(engine, key, &template) else {
+    let Some(decision) = find_claim(engine, key, &template, preemption_enabled(engine)) else {
         return Ok(claim_metadata::release(engine, key, &template).await?);
     };
+    let claim = &decision.claim;
     let Some(policy_id) = claim.permanent_id.clone() else {
-        return Ok(label_policy(engine, &claim).await?);
+        return Ok(label_policy(engine, claim).await?);
     };
-    claim_template(engine, key, &template, &claim, &policy_id).await?;
-    ensure_binding(engine, key, &template, &claim, &policy_id).await
+    if let Some(missing) = missing_dependent_override(engine, claim) {
+        tracing::info!(policy = %policy_display(claim), %missing, "waiting for dependent overrides present");
+        return Err(ReconcileError::WaitingForDependents(format!(
+            "waiting for dependent overrides: {missing} of policy({}) does not exist",
+            policy_display(claim)
+        )));
+    }
+    let claimed = claim_template(engine, key, &template, claim, &policy_id).await;
+    if let (Some(challenger), Some(holder)) = (&decision.preemptor, &decision.preempted) {
+        let (challenger, holder) = (contender(challenger), contender(holder));
+        let reference = template_reference(key, &template);
+        match &claimed {
+            Ok(()) => {
+                let message = preemption::succeeded_message(&challenger, &holder);
+                events::normal_template(engine, reference, preemption::SUCCEEDED_REASON, &message).await;
+            }
+            Err(e) => {
+                let message = preemption::failed_message(&challenger, &holder, &e.to_string());
+                events::warn_template(engine, reference, preemption::FAILED_REASON, &message).await;
+            }
+        }
+    }
+    claimed?;
+    ensure_binding(engine, key, &template, claim, &policy_id).await
 }
 
-fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject) -> Option<Claim> {
+/// Whether the plane runs with the `PropagationPolicyPreemption` feature gate on.
+fn preemption_enabled(engine: &Engine) -> bool {
+    engine.config.features.propagation_policy_preemption
+}
+
+/// The first of the policy's `dependentOverrides` that does not exist: an OverridePolicy in
+/// the PropagationPolicy's namespace, or a ClusterOverridePolicy for a
+/// ClusterPropagationPolicy. Upstream propagates nothing for the policy until all exist.
+fn missing_dependent_override(engine: &Engine, claim: &Claim) -> Option<String> {
+    let wanted = claim.spec.dependent_overrides.as_deref().unwrap_or_default();
+    wanted.iter().find_map(|name| {
+        let exists = match &claim.namespace {
+            Some(ns) => engine
+                .caches
+                .override_policies
+                .state()
+                .iter()
+                .any(|o| o.namespace().as_deref() == Some(ns) && &o.name_any() == name),
+            None => engine.caches.cluster_override_policies.state().iter().any(|o| &o.name_any() == name),
+        };
+        (!exists).then(|| match &claim.namespace {
+            Some(ns) => format!("OverridePolicy({ns}/{name})"),
+            None => format!("ClusterOverridePolicy({name})"),
+        })
+    })
+}
+
+/// `ns/name` of a PropagationPolicy, `name` of a ClusterPropagationPolicy, as upstream's
+/// messages name them.
+fn policy_display(claim: &Claim) -> String {
+    claim.namespace.as_ref().map_or(claim.name.clone(), |ns| format!("{ns}/{}", claim.name))
+}
+
+/// The template as an Event's involved object.
+fn template_reference(key: &TemplateKey, template: &DynamicObject) -> k8s_openapi::api::core::v1::ObjectReference {
+    k8s_openapi::api::core::v1::ObjectReference {
+        api_version: Some(key.gvk.api_version()),
+        kind: Some(key.gvk.kind.clone()),
+        namespace: key.namespace.clone(),
+        name: Some(key.name.clone()),
+        uid: template.metadata.uid.clone(),
+        ..Default::default()
+    }
+}
+
+/// What the detector decided for a template: the policy that claims it, and the one it took
+/// the template from by preemption.
+struct Decision {
+    claim: Claim,
+    preempted: Option<Candidate<Claim>>,
+    preemptor: Option<Candidate<Claim>>,
+}
+
+/// Upstream's order: the policy that claimed the template keeps it while it still matches
+/// (a PropagationPolicy's claim first, then a ClusterPropagationPolicy's) unless a policy may
+/// preempt it; otherwise the best matching PropagationPolicy, then ClusterPropagationPolicy.
+fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject, preemption: bool) -> Option<Decision> {
     let empty = BTreeMap::new();
     let api_version = key.gvk.api_version();
     let identity = TemplateIdentity {
@@ -147,14 +253,14 @@ fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject) -> O
         labels: template.metadata.labels.as_ref().unwrap_or(&empty),
     };
     let annotations = template.metadata.annotations.clone().unwrap_or_default();
+    let mut namespaced = vec![];
     if let Some(ns) = &key.namespace {
-        let mut candidates = vec![];
         for p in engine.caches.propagation_policies.state() {
             if p.namespace().as_deref() != Some(ns) || p.metadata.deletion_timestamp.is_some() {
                 continue;
             }
             if let Some(ip) = policy_priority(&p.spec.resource_selectors, &identity) {
-                candidates.push(Candidate {
+                namespaced.push(Candidate {
                     explicit_priority: p.spec.priority.unwrap_or(0),
                     implicit_priority: ip,
                     name: p.name_any(),
@@ -162,22 +268,14 @@ fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject) -> O
                 });
             }
         }
-        // A template keeps the policy that claimed it while that still matches.
-        let claimed = annotations.get(names::PP_NAME_ANNOTATION);
-        if let Some(c) = candidates.iter().find(|c| Some(&c.name) == claimed) {
-            return Some(c.policy.clone());
-        }
-        if let Some(c) = best(candidates) {
-            return Some(c.policy);
-        }
     }
-    let mut candidates = vec![];
+    let mut cluster_wide = vec![];
     for p in engine.caches.cluster_propagation_policies.state() {
         if p.metadata.deletion_timestamp.is_some() {
             continue;
         }
         if let Some(ip) = policy_priority(&p.spec.0.resource_selectors, &identity) {
-            candidates.push(Candidate {
+            cluster_wide.push(Candidate {
                 explicit_priority: p.spec.0.priority.unwrap_or(0),
                 implicit_priority: ip,
                 name: p.name_any(),
@@ -185,11 +283,46 @@ fn find_claim(engine: &Engine, key: &TemplateKey, template: &DynamicObject) -> O
             });
         }
     }
-    let claimed = annotations.get(names::CPP_NAME_ANNOTATION);
-    if let Some(c) = candidates.iter().find(|c| Some(&c.name) == claimed) {
-        return Some(c.policy.clone());
+    let claimed_pp = annotations.get(names::PP_NAME_ANNOTATION);
+    let claimed_cpp = annotations.get(names::CPP_NAME_ANNOTATION);
+    let holder = namespaced
+        .iter()
+        .find(|c| Some(&c.name) == claimed_pp)
+        .or_else(|| cluster_wide.iter().find(|c| Some(&c.name) == claimed_cpp))
+        .cloned();
+    if let Some(holder) = holder {
+        let challenger = preemption.then(|| preemptor(&namespaced, &cluster_wide, &holder)).flatten();
+        return Some(match challenger {
+            Some(p) => Decision { claim: p.policy.clone(), preempted: Some(holder), preemptor: Some(p) },
+            None => Decision { claim: holder.policy, preempted: None, preemptor: None },
+        });
     }
-    best(candidates).map(|c| c.policy)
+    let claim = best(namespaced).or_else(|| best(cluster_wide))?.policy;
+    Some(Decision { claim, preempted: None, preemptor: None })
+}
+
+/// The policy that takes the template from `holder`: a PropagationPolicy before a
+/// ClusterPropagationPolicy (the first may still take it from the second), each the best of
+/// its kind.
+fn preemptor(
+    namespaced: &[Candidate<Claim>],
+    cluster_wide: &[Candidate<Claim>],
+    holder: &Candidate<Claim>,
+) -> Option<Candidate<Claim>> {
+    let held = contender(holder);
+    let able = |c: &&Candidate<Claim>| preemption::may_preempt(&contender(c), &held);
+    best(namespaced.iter().filter(able).cloned().collect())
+        .or_else(|| best(cluster_wide.iter().filter(able).cloned().collect()))
+}
+
+fn contender(c: &Candidate<Claim>) -> preemption::Contender<'_> {
+    preemption::Contender {
+        namespace: c.policy.namespace.as_deref(),
+        name: &c.name,
+        explicit_priority: c.explicit_priority,
+        preemption: c.policy.spec.preemption,
+        names_template: c.implicit_priority == ImplicitPriority::MatchName,
+    }
 }
 
 fn claim_of(
@@ -300,16 +433,8 @@ async fn ensure_binding(
         Err(e) => {
             // Upstream's detector says so on the template; the key is retried (a webhook may
             // answer next time) or waits for the customization to change.
-            let reference = k8s_openapi::api::core::v1::ObjectReference {
-                api_version: Some(key.gvk.api_version()),
-                kind: Some(key.gvk.kind.clone()),
-                namespace: key.namespace.clone(),
-                name: Some(key.name.clone()),
-                uid: template.metadata.uid.clone(),
-                ..Default::default()
-            };
-            let policy = claim.namespace.as_ref().map_or(claim.name.clone(), |ns| format!("{ns}/{}", claim.name));
-            let message = format!("Apply policy({policy}) failed: {e}");
+            let reference = template_reference(key, template);
+            let message = format!("Apply policy({}) failed: {e}", policy_display(claim));
             events::warn_template(engine, reference, "ApplyPolicyFailed", &message).await;
             return Err(e.into());
         }

@@ -42,6 +42,10 @@ pub enum ReconcileError {
     /// webhook did not answer).
     #[error(transparent)]
     Interpreter(#[from] karmadactl_interpreter::InterpretError),
+    /// A policy names objects (its `dependentOverrides`) that do not exist yet; their creation
+    /// queues the template again.
+    #[error("{0}")]
+    WaitingForDependents(String),
 }
 
 /// What the queue does with a key whose reconcile failed.
@@ -59,7 +63,7 @@ impl ReconcileError {
         match self {
             Self::Plane(e) | Self::Member { source: e, .. } | Self::MemberRefused { source: e, .. } => permanent(e),
             Self::Unreachable(_) | Self::NotServed(_) => false,
-            Self::Conflict(_) | Self::InvalidManifest(_) => true,
+            Self::Conflict(_) | Self::InvalidManifest(_) | Self::WaitingForDependents(_) => true,
             // A script fails the same way until the object or the customization changes, and
             // a change to either queues the object again; a webhook may answer next time.
             Self::Interpreter(e) => !matches!(e, karmadactl_interpreter::InterpretError::Webhook { .. }),

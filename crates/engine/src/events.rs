@@ -40,10 +40,27 @@ pub async fn warn_template(engine: &Engine, template: ObjectReference, reason: &
     warn(engine, template, "resource-detector", reason, message).await;
 }
 
-/// A Warning about `target`, recorded by `component`. A key that keeps failing would record
+/// A Normal Event from the resource detector on a template.
+pub async fn normal_template(engine: &Engine, template: ObjectReference, reason: &str, message: &str) {
+    record(engine, template, "resource-detector", "Normal", reason, message).await;
+}
+
+/// A Warning about `target`, recorded by `component`.
+async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason: &str, message: &str) {
+    record(engine, target, component, "Warning", reason, message).await;
+}
+
+/// An Event about `target`, recorded by `component`. A key that keeps failing would record
 /// one Event per retry; as kube's event correlator counts repeats rather than storing them,
 /// there is one Event per object and reason, its count and message brought up to date.
-async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason: &str, message: &str) {
+pub(crate) async fn record(
+    engine: &Engine,
+    target: ObjectReference,
+    component: &str,
+    type_: &str,
+    reason: &str,
+    message: &str,
+) {
     let namespace = target.namespace.clone().unwrap_or_else(|| "default".into());
     let now = Time(jiff::Timestamp::now());
     let event = Event {
@@ -55,7 +72,7 @@ async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason:
         involved_object: target,
         reason: Some(reason.into()),
         message: Some(message.into()),
-        type_: Some("Warning".into()),
+        type_: Some(type_.into()),
         count: Some(1),
         first_timestamp: Some(now.clone()),
         last_timestamp: Some(now),

@@ -20,6 +20,8 @@
 //!   `execution::work_status` (the work status controller): their status back into the Works.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
+//! * `workload_rebalancer`: WorkloadRebalancers → `rescheduleTriggeredAt` on the bindings of
+//!   the workloads they list, which the scheduler answers with a fresh assignment.
 //! * `interpreter_config` (the declarative config manager): the plane's
 //!   ResourceInterpreterCustomizations → the resource interpreter every controller asks
 //!   ([`interpreted`]) for replicas, revised manifests, retention, status and health;
@@ -49,12 +51,14 @@ pub(crate) mod matching;
 pub mod names;
 pub(crate) mod namespace_sync;
 pub(crate) mod overrides;
+pub(crate) mod preemption;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
+pub(crate) mod workload_rebalancer;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -200,6 +204,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         .collect();
     works.sort_unstable_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
     execution::start_watchers(&engine);
+    workload_rebalancer::start(&engine);
     for key in works {
         engine.queues.execute.add(key);
     }

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::bindings::{self, AnyBinding, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
-use super::scheduler::{self, ScheduleInput};
+use super::scheduler::{self, AssignmentMode, ScheduleInput};
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -38,6 +38,10 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         replica_requirements: spec.replica_requirements.as_ref(),
         clusters: &clusters,
         previous: &previous,
+        mode: AssignmentMode::of(
+            spec.reschedule_triggered_at.as_ref().map(|t| t.0),
+            binding.status().and_then(|s| s.last_scheduled_time.as_ref()).map(|t| t.0),
+        ),
         evicting: &evicting,
     };
     let generation = binding.meta().generation;

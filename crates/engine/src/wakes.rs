@@ -5,11 +5,12 @@
 //! | Watched | Wakes |
 //! |---|---|
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
-//! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]) |
-//! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding |
+//! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]), and those a deleted one claimed |
+//! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding; `detect`: the templates policies may claim, when a policy has `dependentOverrides` |
 //! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind) |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
+//! | WorkloadRebalancer | its own queue in `workload_rebalancer`: that rebalancer, and again when its TTL runs out |
 //!
 //! Objects in members wake `execute` and `work_status` through the execution controller's
 //! member watchers (`execution::members`); a Pull member's agent wakes only `execute` (`agent`).
@@ -72,15 +73,28 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
     }
 }
 
-/// PropagationPolicies and ClusterPropagationPolicies alike.
-pub(super) fn on_propagation_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool) {
+/// PropagationPolicies and ClusterPropagationPolicies alike. A deleted policy's templates are
+/// looked at whatever their kind: when no policy selects that kind any more, nothing else
+/// would release them.
+pub(super) fn on_propagation_policy<K: kube::Resource>(engine: &Arc<Engine>, policy: &K, deleted: bool) {
+    if deleted {
+        detector::on_policy_deleted(engine, policy.meta());
+    }
     detector::on_policy_change(engine);
 }
 
-/// OverridePolicies and ClusterOverridePolicies alike: every binding is rendered again.
+/// OverridePolicies and ClusterOverridePolicies alike: every binding is rendered again, and
+/// when a propagation policy names overrides in its `dependentOverrides`, the templates
+/// waiting for them are looked at again.
 pub(super) fn on_override_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool) {
     for b in engine.all_bindings() {
         engine.queues.binding.add(b.key());
+    }
+    let depends = |d: &Option<Vec<String>>| d.as_ref().is_some_and(|d| !d.is_empty());
+    if engine.caches.propagation_policies.state().iter().any(|p| depends(&p.spec.dependent_overrides))
+        || engine.caches.cluster_propagation_policies.state().iter().any(|p| depends(&p.spec.0.dependent_overrides))
+    {
+        detector::on_policy_change(engine);
     }
 }
 

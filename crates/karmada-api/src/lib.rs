@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agent_rbac;
+pub mod apps;
 pub mod bootstrap_rbac;
 pub mod cluster;
 pub mod config;

@@ -10,6 +10,7 @@ use karmadactl_karmada_api::policy::placement::{
 use karmadactl_karmada_api::work::binding::TargetCluster;
 use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 
+use super::AssignmentMode;
 use super::estimate::available_replicas;
 use super::filter::cluster_matches;
 
@@ -52,13 +53,17 @@ pub(super) fn assign(
     replicas: i32,
     requirements: Option<&ReplicaRequirements>,
     previous: &[TargetCluster],
+    mode: AssignmentMode,
 ) -> Result<Vec<(String, i32)>, String> {
     let result = match strategy {
         Strategy::Duplicated => clusters.iter().map(|c| (name(c).to_string(), replicas)).collect(),
         Strategy::StaticWeight(rules) => static_weight(clusters, rules, replicas, previous),
         Strategy::DynamicWeight | Strategy::Aggregated => {
             let aggregated = matches!(strategy, Strategy::Aggregated);
-            dynamic(clusters, replicas, requirements, previous, aggregated)?
+            match mode {
+                AssignmentMode::Steady => dynamic(clusters, replicas, requirements, previous, aggregated)?,
+                AssignmentMode::Fresh => fresh(clusters, replicas, requirements, previous, aggregated)?,
+            }
         }
     };
     Ok(result.into_iter().filter(|(_, n)| *n > 0).collect())
@@ -116,7 +121,7 @@ fn dynamic(
         .collect();
     let assigned: i64 = scheduled.iter().map(|(_, n)| i64::from(*n)).sum();
 
-    let (step, target, mut available, init) = match assigned.cmp(&i64::from(replicas)) {
+    let (step, target, available, init) = match assigned.cmp(&i64::from(replicas)) {
         std::cmp::Ordering::Equal => return Ok(scheduled),
         // Scale down: the placed replicas are the weights; nothing is kept as a floor.
         std::cmp::Ordering::Greater => ("scale down", replicas, scheduled, Vec::new()),
@@ -127,6 +132,18 @@ fn dynamic(
             ("scale up", replicas - i32::try_from(assigned).unwrap_or(i32::MAX), available, scheduled)
         }
     };
+    divide_by_room(available, target, init, aggregated, step)
+}
+
+/// Divides `target` replicas by each cluster's room (`available`), adding them to what `init`
+/// already places; Aggregated keeps to as few clusters as hold them, those in `init` first.
+fn divide_by_room(
+    mut available: Vec<(String, i32)>,
+    target: i32,
+    init: Vec<(String, i32)>,
+    aggregated: bool,
+    step: &str,
+) -> Result<Vec<(String, i32)>, String> {
     // Most room first; upstream's order among equals is unspecified, here it is the name.
     available.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
 
@@ -160,6 +177,26 @@ fn dynamic(
         })
         .collect();
     Ok(dispense(target, weights, init))
+}
+
+/// Dynamic weights and Aggregated in upstream's Fresh mode: every replica is divided as on a
+/// first schedule, each cluster's room counting the replicas it runs now (the estimate sees
+/// them as allocated), so the result depends on capacity alone.
+fn fresh(
+    clusters: &[&Cluster],
+    replicas: i32,
+    requirements: Option<&ReplicaRequirements>,
+    previous: &[TargetCluster],
+    aggregated: bool,
+) -> Result<Vec<(String, i32)>, String> {
+    let rooms: Vec<(String, i32)> = clusters
+        .iter()
+        .map(|c| {
+            let room = available_replicas(c, requirements).saturating_add(previous_replicas(previous, name(c)));
+            (name(c).to_string(), room)
+        })
+        .collect();
+    divide_by_room(rooms, replicas, Vec::new(), aggregated, "do fresh scale")
 }
 
 /// One cluster's claim in a division.

@@ -11,14 +11,17 @@
 //! * Upstream breaks ties among equally weighted clusters at random; here by name.
 //! * `clusterAffinities` are always tried from the first term: the binding's observed affinity
 //!   name is not an input, so a binding returns to its preferred term as soon as it fits.
-//! * The APIEnablement filter is not applied: the resource's kind is not in [`ScheduleInput`]. Workload
-//!   affinity, overflow affinities,
-//!   multi-component replicas, the scheduler-estimator, resource models and the Fresh
-//!   reassignment mode (`rescheduleTriggeredAt`) are not implemented.
+//! * The APIEnablement filter is not applied: the resource's kind is not in [`ScheduleInput`].
+//!   Workload affinity, overflow affinities, multi-component replicas, the scheduler-estimator
+//!   and resource models are not implemented.
 //! * Spreading works by any field or label, not only by cluster and region as upstream's does,
 //!   and groups are taken best-first rather than searched as combinations (see `spread`).
 //! * A dynamic scale-down shrinks only clusters that are still candidates (upstream also
 //!   weighs clusters that no longer pass the filters).
+//!
+//! A binding whose `rescheduleTriggeredAt` is later than its `lastScheduledTime` (a
+//! WorkloadRebalancer asked) is assigned in upstream's Fresh mode ([`AssignmentMode`]): dynamic
+//! weights and Aggregated divide all replicas anew instead of keeping the previous assignment.
 
 mod divide;
 mod estimate;
@@ -51,6 +54,30 @@ pub struct ScheduleInput<'a> {
     /// Clusters the binding is being evicted from (its graceful eviction tasks): upstream's
     /// ClusterEviction filter keeps them out until the eviction is over.
     pub evicting: &'a [&'a str],
+    pub mode: AssignmentMode,
+}
+
+/// How replicas are assigned when the binding was scheduled before, as upstream names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AssignmentMode {
+    /// Keep the previous assignment and change only what the replica count requires.
+    #[default]
+    Steady,
+    /// Divide every replica anew, as on a first schedule; the replicas a cluster runs now count
+    /// as room it has. Only dynamic weights and Aggregated differ between the modes (static
+    /// weights never depend on the previous assignment beyond tie-breaking).
+    Fresh,
+}
+
+impl AssignmentMode {
+    /// Upstream's rule: Fresh once a reschedule was triggered after the last schedule. A
+    /// binding never scheduled (or still failing) waits for that first schedule instead.
+    pub fn of(reschedule_triggered_at: Option<jiff::Timestamp>, last_scheduled: Option<jiff::Timestamp>) -> Self {
+        match (reschedule_triggered_at, last_scheduled) {
+            (Some(triggered), Some(last)) if triggered > last => Self::Fresh,
+            _ => Self::Steady,
+        }
+    }
 }
 
 /// A decision: the target clusters sorted by name, and which of `clusterAffinities` it used.
@@ -137,7 +164,7 @@ fn schedule_with(
     let mut targets: Vec<TargetCluster> = if input.replicas > 0 {
         let clusters: Vec<&Cluster> = selected.iter().map(|r| r.cluster).collect();
         let strategy = divide::Strategy::of(placement);
-        divide::assign(strategy, &clusters, input.replicas, input.replica_requirements, input.previous)
+        divide::assign(strategy, &clusters, input.replicas, input.replica_requirements, input.previous, input.mode)
             .map_err(|e| fail(format!("failed to assign replicas: {e}")))?
             .into_iter()
             .map(|(name, replicas)| TargetCluster { name, replicas: Some(replicas), components: None })

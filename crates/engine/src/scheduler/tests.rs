@@ -12,7 +12,7 @@ use karmadactl_karmada_api::work::binding::TargetCluster;
 use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 use serde_json::json;
 
-use super::{ScheduleError, ScheduleInput, ScheduleResult, schedule};
+use super::{AssignmentMode, ScheduleError, ScheduleInput, ScheduleResult, schedule};
 
 fn cluster(name: &str) -> Cluster {
     Cluster::new(
@@ -107,6 +107,17 @@ fn run_with(
     clusters: &[Cluster],
     previous: &[TargetCluster],
 ) -> Result<ScheduleResult, ScheduleError> {
+    run_in(AssignmentMode::Steady, placement, replicas, requirements, clusters, previous)
+}
+
+fn run_in(
+    mode: AssignmentMode,
+    placement: &Placement,
+    replicas: i32,
+    requirements: Option<&ReplicaRequirements>,
+    clusters: &[Cluster],
+    previous: &[TargetCluster],
+) -> Result<ScheduleResult, ScheduleError> {
     let clusters: Vec<Arc<Cluster>> = clusters.iter().cloned().map(Arc::new).collect();
     schedule(&ScheduleInput {
         placement,
@@ -115,6 +126,7 @@ fn run_with(
         clusters: &clusters,
         previous,
         evicting: &[],
+        mode,
     })
 }
 
@@ -274,6 +286,7 @@ fn clusters_being_evicted_from_are_filtered_out() {
             clusters: &clusters,
             previous: kept,
             evicting,
+            mode: AssignmentMode::Steady,
         })
     };
     let moved = input(&["b"]).unwrap();
@@ -445,6 +458,50 @@ fn dynamic_scale_down_shrinks_in_proportion_and_keeps_equal_counts() {
     assert_eq!(split(result), expect(&[("a", 2), ("b", 1)]));
     let same = run_with(&dynamic(), 6, Some(&one_cpu()), &clusters, &previous(&[("a", 4), ("b", 2)]));
     assert_eq!(split(same), expect(&[("a", 4), ("b", 2)]));
+}
+
+#[test]
+fn fresh_mode_divides_every_replica_anew_counting_what_runs_as_room() {
+    use AssignmentMode::{Fresh, Steady};
+    // b runs all 6; a has room for 4, b for 2 more.
+    let clusters = vec![cpus(cluster("a"), "4"), cpus(cluster("b"), "2")];
+    let before = previous(&[("b", 6)]);
+    let req = one_cpu();
+    let steady = run_in(Steady, &dynamic(), 6, Some(&req), &clusters, &before);
+    assert_eq!(split(steady), expect(&[("b", 6)]));
+    // Rooms 4 and 2 + 6: 6 replicas weighted 4:8.
+    let fresh = run_in(Fresh, &dynamic(), 6, Some(&req), &clusters, &before);
+    assert_eq!(split(fresh), expect(&[("a", 2), ("b", 4)]));
+
+    // Aggregated: b's 5 replicas stay in Steady mode; Fresh picks the roomiest cluster, a
+    // (10 against b's 5 + 5; equal rooms go by name).
+    let clusters = vec![cpus(cluster("a"), "10"), cpus(cluster("b"), "5")];
+    let before = previous(&[("b", 5)]);
+    assert_eq!(split(run_in(Steady, &aggregated(), 5, Some(&req), &clusters, &before)), expect(&[("b", 5)]));
+    assert_eq!(split(run_in(Fresh, &aggregated(), 5, Some(&req), &clusters, &before)), expect(&[("a", 5)]));
+
+    // Static weights and Duplicated do not depend on the mode.
+    let w = weighted(json!([by_name(&["a"], 1), by_name(&["b"], 1)]));
+    for mode in [Steady, Fresh] {
+        assert_eq!(split(run_in(mode, &w, 4, None, &clusters, &before)), expect(&[("a", 2), ("b", 2)]));
+    }
+    // Too little room, counted afresh, fails with upstream's step name.
+    let err = run_in(Fresh, &dynamic(), 21, Some(&req), &clusters, &before);
+    assert_eq!(
+        message(err),
+        "failed to assign replicas: failed to do fresh scale: Clusters available replicas 20 are not enough to schedule."
+    );
+}
+
+#[test]
+fn fresh_mode_only_after_a_trigger_later_than_the_last_schedule() {
+    let t = |s: i64| Some(jiff::Timestamp::from_second(s).unwrap());
+    assert_eq!(AssignmentMode::of(t(10), t(9)), AssignmentMode::Fresh);
+    assert_eq!(AssignmentMode::of(t(10), t(10)), AssignmentMode::Steady);
+    assert_eq!(AssignmentMode::of(t(10), t(11)), AssignmentMode::Steady);
+    // Never scheduled: the first schedule comes first.
+    assert_eq!(AssignmentMode::of(t(10), None), AssignmentMode::Steady);
+    assert_eq!(AssignmentMode::of(None, t(10)), AssignmentMode::Steady);
 }
 
 #[test]
