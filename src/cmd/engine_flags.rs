@@ -43,6 +43,46 @@ pub struct EngineArgs {
     pub graceful_eviction_timeout: String,
 }
 
+/// The flags above, by name: what `init --embedded` accepts in
+/// `--karmada-controller-manager-extra-args`.
+pub const FLAG_NAMES: [&str; 6] = [
+    "feature-gates",
+    "enable-taint-manager",
+    "enable-no-execute-taint-eviction",
+    "no-execute-taint-eviction-purge-mode",
+    "resource-eviction-rate",
+    "graceful-eviction-timeout",
+];
+
+/// Checks `--karmada-controller-manager-extra-args` (its comma-split pieces, glued back by
+/// upstream's extra-args grammar) for `controlplane serve`: each argument must be one of its
+/// engine flags with a valid value; returns the arguments.
+pub fn check_controller_manager_args(pieces: &[String]) -> anyhow::Result<Vec<String>> {
+    use clap::{Args as _, FromArgMatches as _};
+    let args = crate::cmd::init::host::extra_args::parse("karmada-controller-manager-extra-args", pieces)
+        .map_err(|e| UsageError::with_hint(e.to_string(), "write each argument as --name=value, separated by commas."))?;
+    for arg in &args {
+        let name = arg.trim_start_matches("--").split('=').next().unwrap_or_default();
+        if !FLAG_NAMES.contains(&name) {
+            return Err(UsageError::with_hint(
+                format!("--karmada-controller-manager-extra-args: the embedded control plane has no flag --{name}"),
+                format!("it takes --{} (as karmada-controller-manager has them).", FLAG_NAMES.join(", --")),
+            )
+            .into());
+        }
+    }
+    let command = EngineArgs::augment_args(clap::Command::new("karmada-controller-manager").no_binary_name(true));
+    let matches = command
+        .try_get_matches_from(&args)
+        .map_err(|e| {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+            UsageError::new(format!("--karmada-controller-manager-extra-args: {first}"))
+        })?;
+    EngineArgs::from_arg_matches(&matches)?.config()?;
+    Ok(args)
+}
+
 impl EngineArgs {
     /// The engine's configuration, after checking the flags as upstream's validation does.
     pub fn config(&self) -> anyhow::Result<EngineConfig> {

@@ -490,3 +490,34 @@ fn base64_of(s: &str) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(s)
 }
+
+#[test]
+fn controller_manager_extra_args_reach_the_plane_and_bad_ones_change_nothing() {
+    let site = Site::new();
+    let data = site.data.to_str().unwrap();
+    for (extra, want) in [
+        ("--karmada-controller-manager-extra-args=--foo=1", "the embedded control plane has no flag --foo"),
+        (
+            "--karmada-controller-manager-extra-args=--feature-gates=Nope=true",
+            "invalid argument \"Nope=true\" for \"--feature-gates\" flag: unrecognized feature gate: Nope",
+        ),
+        (
+            "--karmada-controller-manager-extra-args=--no-execute-taint-eviction-purge-mode=Never",
+            "invalid --no-execute-taint-eviction-purge-mode \"Never\": Invalid mode",
+        ),
+    ] {
+        let out = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", "0", extra]);
+        assert_eq!(out.code, 1, "{extra}: {}", out.stderr);
+        assert!(out.stderr.starts_with("error: ") && out.stderr.contains(want), "{extra}: {}", out.stderr);
+        assert!(!site.data.exists(), "{extra}: nothing is written before the arguments are checked");
+    }
+    let gates = "--karmada-controller-manager-extra-args=--feature-gates=Failover=true,GracefulEviction=false,--enable-no-execute-taint-eviction=true";
+    let result = site.init(&[gates]);
+    let pid = result["pid"].as_u64().unwrap();
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    assert!(args.contains(&"--feature-gates=Failover=true,GracefulEviction=false".to_string()), "{args:?}");
+    assert!(args.contains(&"--enable-no-execute-taint-eviction=true".to_string()), "{args:?}");
+    // The plane took them: it serves.
+    assert_eq!(site.kubectl(&["get", "clusters"]).code, 0);
+}

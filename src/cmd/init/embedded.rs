@@ -37,6 +37,8 @@ struct Plan {
     ready_timeout: Duration,
     /// `controlplane serve`'s datastore flags (empty for SQLite).
     datastore_args: Vec<String>,
+    /// Engine flags from `--karmada-controller-manager-extra-args` (feature gates, failover).
+    engine_args: Vec<String>,
 }
 
 pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Result<()> {
@@ -77,6 +79,11 @@ pub fn run(args: &InitArgs, output: OutputFormat, ctx: &Context) -> anyhow::Resu
     let (pid, mut child) = match running {
         Some(pid) => {
             ctx.printer.progress(&format!("the control plane is already running (pid {pid})"));
+            if !plan.engine_args.is_empty() {
+                ctx.printer.warn(&format!(
+                    "--karmada-controller-manager-extra-args apply when the control plane starts; the running one (pid {pid}) keeps its flags"
+                ));
+            }
             (pid, None)
         }
         None if args.foreground => {
@@ -243,7 +250,19 @@ fn resolve(args: &InitArgs, ctx: &Context) -> anyhow::Result<Plan> {
         n => Duration::from_secs(n as u64),
     };
     let datastore_args = datastore_args(args, existing.as_ref(), parent)?;
-    Ok(Plan { layout, listen, names: cert_names, validity, validity_text, existing, ready_timeout, datastore_args })
+    let extra = args.components.get("karmada-controller-manager").map(|s| s.extra_args.clone()).unwrap_or_default();
+    let engine_args = crate::cmd::engine_flags::check_controller_manager_args(&extra)?;
+    Ok(Plan {
+        layout,
+        listen,
+        names: cert_names,
+        validity,
+        validity_text,
+        existing,
+        ready_timeout,
+        datastore_args,
+        engine_args,
+    })
 }
 
 /// The datastore flags for `controlplane serve`: from --datastore and the --external-etcd-*
@@ -315,6 +334,7 @@ fn serve_args(plan: &Plan, ctx: &Context) -> Vec<OsString> {
         args.push(dns.into());
     }
     args.extend(plan.datastore_args.iter().map(OsString::from));
+    args.extend(plan.engine_args.iter().map(OsString::from));
     args
 }
 

@@ -45,6 +45,12 @@ pub struct UpArgs {
     #[arg(long, default_value = "60s", value_name = "DURATION")]
     pub timeout: String,
 
+    /// Flags for the control plane's Karmada controllers, as init's
+    /// --karmada-controller-manager-extra-args: feature gates and cluster failover, e.g.
+    /// --karmada-controller-manager-extra-args=--feature-gates=Failover=true,--enable-no-execute-taint-eviction
+    #[arg(long, value_delimiter = ',', value_name = "ARGS", allow_hyphen_values = true)]
+    pub karmada_controller_manager_extra_args: Vec<String>,
+
     /// Output format for the result: json or yaml.
     #[arg(short = 'o', long, value_name = "FORMAT")]
     pub output: Option<String>,
@@ -87,6 +93,8 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
     let output = OutputFormat::parse_json_or_yaml(args.output.as_deref().unwrap_or(""))?;
     let timeout = super::super::parse_duration("timeout", &args.timeout)?;
     let playground = Playground::resolve(args.data_dir.as_deref())?;
+    // Checked before anything is started, with init's own rules.
+    crate::cmd::engine_flags::check_controller_manager_args(&args.karmada_controller_manager_extra_args)?;
     let names: Vec<String> = (1..=args.members).map(|i| format!("member{i}")).collect();
     // The record comes first, so 'local down' can remove whatever a failed 'local up' left.
     playground.claim(&names)?;
@@ -94,20 +102,20 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
     let exe = std::env::current_exe()?;
 
     ctx.printer.progress("starting the Karmada control plane");
-    let plane: Reported = run_json(
-        &exe,
-        &[
-            "init".into(),
-            "--embedded".into(),
-            "--karmada-data".into(),
-            playground.plane_dir().into(),
-            "--port".into(),
-            "0".into(),
-            "--output".into(),
-            "json".into(),
-        ],
-        "init --embedded",
-    )?;
+    let mut init: Vec<OsString> = vec![
+        "init".into(),
+        "--embedded".into(),
+        "--karmada-data".into(),
+        playground.plane_dir().into(),
+        "--port".into(),
+        "0".into(),
+        "--output".into(),
+        "json".into(),
+    ];
+    if !args.karmada_controller_manager_extra_args.is_empty() {
+        init.push(format!("--karmada-controller-manager-extra-args={}", args.karmada_controller_manager_extra_args.join(",")).into());
+    }
+    let plane: Reported = run_json(&exe, &init, "init --embedded")?;
 
     ctx.printer.progress(&format!("starting {} simulated member clusters", names.len()));
     let members: Vec<Reported> = std::thread::scope(|s| {
