@@ -18,6 +18,8 @@
 //!   cluster.
 //! * `execution` (the execution controller): Works → objects in Push members; with
 //!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `graceful_eviction` (the graceful eviction controllers): ends a binding's eviction tasks
+//!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
 //! * `interpreter_config` (the declarative config manager): the plane's
@@ -43,6 +45,7 @@ pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
 pub mod execution;
+pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
 pub(crate) mod matching;
@@ -96,6 +99,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         execute: Queue::new(),
         work_status: Queue::new(),
         namespace_sync: Queue::new(),
+        graceful_eviction: Queue::new(),
     };
     let mut tasks = vec![];
 
@@ -230,6 +234,13 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             &engine,
             |e| e.queues.schedule.clone(),
             |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+    }
+    if engine.config.features.graceful_eviction {
+        workers.push(worker(
+            &engine,
+            |e| e.queues.graceful_eviction.clone(),
+            |e, k| async move { graceful_eviction::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
     }
     workers.extend(execution_workers(&engine));
