@@ -59,7 +59,14 @@ pub async fn warn_template(engine: &Engine, template: ObjectReference, reason: &
 /// An Event of `type_` about `target`, recorded by `component`. A key that keeps failing would record
 /// one Event per retry; as kube's event correlator counts repeats rather than storing them,
 /// there is one Event per object and reason, its count and message brought up to date.
-async fn record(engine: &Engine, target: ObjectReference, type_: &str, component: &str, reason: &str, message: &str) {
+pub(crate) async fn record(
+    engine: &Engine,
+    target: ObjectReference,
+    type_: &str,
+    component: &str,
+    reason: &str,
+    message: &str,
+) {
     let namespace = target.namespace.clone().unwrap_or_else(|| "default".into());
     let now = Time(jiff::Timestamp::now());
     let event = Event {

@@ -18,6 +18,8 @@
 //!   cluster.
 //! * `execution` (the execution controller): Works → objects in Push members; with
 //!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `cluster_taint_policy` (the ClusterTaintPolicy controller): Clusters' conditions ×
+//!   ClusterTaintPolicies → taints on the Clusters.
 //! * `graceful_eviction` (the graceful eviction controllers): ends a binding's eviction tasks
 //!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
@@ -38,6 +40,7 @@ pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
+pub mod cluster_taint_policy;
 pub mod config;
 pub(crate) mod context;
 pub mod dependencies_distributor;
@@ -242,6 +245,9 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e| e.queues.graceful_eviction.clone(),
             |e, k| async move { graceful_eviction::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
+    }
+    if engine.config.features.failover {
+        workers.push(cluster_taint_policy::start(&engine));
     }
     workers.extend(execution_workers(&engine));
     workers.push(worker(
