@@ -20,6 +20,8 @@
 //!   `execution::work_status` (the work status controller): their status back into the Works.
 //! * `cluster_taint_policy` (the ClusterTaintPolicy controller): Clusters' conditions ×
 //!   ClusterTaintPolicies → taints on the Clusters.
+//! * `taint_manager` (the NoExecute taint manager): bindings on clusters with NoExecute taints
+//!   they do not tolerate → eviction tasks and a new schedule.
 //! * `graceful_eviction` (the graceful eviction controllers): ends a binding's eviction tasks
 //!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
@@ -58,6 +60,7 @@ pub(crate) mod overrides;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
+pub mod taint_manager;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
@@ -248,6 +251,9 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     }
     if engine.config.features.failover {
         workers.push(cluster_taint_policy::start(&engine));
+    }
+    if engine.config.failover.taint_manager_runs(&engine.config.features) {
+        workers.extend(taint_manager::start(&engine));
     }
     workers.extend(execution_workers(&engine));
     workers.push(worker(
