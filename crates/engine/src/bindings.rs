@@ -214,7 +214,9 @@ impl Engine {
     }
 }
 
-/// Sets (or adds) the condition of `type_`; false when it already said the same.
+/// Sets (or adds) the condition of `type_`; false when it already said the same. As
+/// apimachinery's `SetStatusCondition`, a new generation alone is a change: the condition then
+/// says which generation it speaks for.
 pub fn set_condition(
     conditions: &mut Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
     type_: &str,
@@ -226,7 +228,7 @@ pub fn set_condition(
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
     let status = if ok { "True" } else { "False" };
     if let Some(c) = conditions.iter_mut().find(|c| c.type_ == type_) {
-        if c.status == status && c.reason == reason && c.message == message {
+        if c.status == status && c.reason == reason && c.message == message && c.observed_generation == generation {
             return false;
         }
         if c.status != status {

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_karmada_api::wellknown;
+use karmadactl_karmada_api::work::Work;
 use karmadactl_karmada_api::work::binding::TargetCluster;
 use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 use karmadactl_karmada_api::work::eviction::GracefulEvictionTask;
@@ -110,11 +112,13 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
     }
     let timeout = engine.config.failover.graceful_eviction_timeout;
     let status = binding.status();
+    let scheduled = status.is_some_and(|s| s.scheduler_observed_generation == binding.meta().generation);
+    let current = scheduled && works_current(engine, key, &binding);
     let opt = Assessment {
         timeout,
         schedule_result: spec.clusters.as_deref().unwrap_or_default(),
         observed_status: status.and_then(|s| s.aggregated_status.as_deref()).unwrap_or_default(),
-        has_scheduled: status.is_some_and(|s| s.scheduler_observed_generation == binding.meta().generation),
+        has_scheduled: current,
     };
     let now = jiff::Timestamp::now();
     let (kept, ended) = assess_tasks(tasks, now, &opt);
@@ -129,11 +133,55 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         record_ended(engine, &binding, &ended, result.is_ok()).await;
         engine.remember_binding(key, result?);
     }
-    if let Some(after) = next_retry(&kept, timeout, jiff::Timestamp::now()) {
+    if let Some(mut after) = next_retry(&kept, timeout, jiff::Timestamp::now()) {
         // A second late rather than early: the deadline is compared in whole seconds.
-        engine.queues.graceful_eviction.add_after(key.clone(), after + Duration::from_secs(1));
+        after += Duration::from_secs(1);
+        if scheduled && !current {
+            // The Works catch up without the binding changing: look again soon.
+            after = after.min(Duration::from_secs(1));
+        }
+        engine.queues.graceful_eviction.add_after(key.clone(), after);
     }
     Ok(())
+}
+
+/// Whether the aggregated status can speak for the current schedule: every target cluster's
+/// Work carries its assigned replicas and was applied at its current generation. Upstream
+/// trusts the status once the scheduler has seen the binding; here the controllers run close
+/// enough together that the status would often still describe the Works from before the
+/// eviction (healthy, with the old replicas) and end the task before a new copy started.
+fn works_current(engine: &Engine, key: &BindingKey, binding: &AnyBinding) -> bool {
+    let Some(id) = binding.permanent_id() else {
+        return false;
+    };
+    let works = engine.work_index.of_binding(&engine.caches.works, key.id_label(), id);
+    binding.spec().clusters.iter().flatten().all(|target| {
+        let namespace = wellknown::execution_space(&target.name);
+        works.iter().any(|w| {
+            w.metadata.namespace.as_deref() == Some(namespace.as_str())
+                && w.metadata.deletion_timestamp.is_none()
+                && applied_now(w)
+                && carries_replicas(w, target.replicas)
+        })
+    })
+}
+
+/// The Work's `Applied` condition is True for its current generation.
+fn applied_now(work: &Work) -> bool {
+    let conditions = work.status.as_ref().and_then(|s| s.conditions.as_deref()).unwrap_or_default();
+    conditions
+        .iter()
+        .any(|c| c.type_ == "Applied" && c.status == "True" && c.observed_generation == work.metadata.generation)
+}
+
+/// The workload in the Work has the replicas the schedule gave its cluster (kinds without
+/// `spec.replicas` always do).
+fn carries_replicas(work: &Work, replicas: Option<i32>) -> bool {
+    let manifest = work.spec.workload.as_ref().and_then(|w| w.manifests.as_ref()?.first());
+    match (manifest.and_then(|m| m["spec"]["replicas"].as_i64()), replicas) {
+        (Some(have), Some(want)) => have == i64::from(want),
+        _ => true,
+    }
 }
 
 /// Upstream's `EmitClusterEvictionEventFor(Cluster)ResourceBinding`, on the binding and its
