@@ -250,3 +250,21 @@ pub fn set_condition(
     });
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::set_condition;
+
+    #[test]
+    fn a_condition_follows_the_generation_even_when_it_says_the_same() {
+        let mut conditions = vec![];
+        assert!(set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(1)));
+        assert!(!set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(1)));
+        let first = conditions[0].last_transition_time.clone();
+        assert!(set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(2)));
+        assert_eq!(conditions[0].observed_generation, Some(2));
+        // The status did not change, so neither did its transition time.
+        assert_eq!(conditions[0].last_transition_time, first);
+        assert_eq!(conditions.len(), 1);
+    }
+}
