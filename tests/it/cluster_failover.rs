@@ -2,7 +2,8 @@
 //! three simulated members, a ClusterTaintPolicy that taints a NotReady cluster NoExecute, and
 //! a Divided Deployment whose policy tolerates that taint for two seconds. One member is
 //! stopped: its share moves to the other two, the old Work is kept until the new copies are
-//! healthy, and when the member comes back its copy goes and nothing moves again.
+//! healthy, and when the member comes back its copy goes and nothing moves again. With the
+//! `Directly` purge mode the old Work goes at once instead.
 
 use std::collections::BTreeMap;
 
@@ -70,9 +71,6 @@ spec:
       replicaDivisionPreference: Weighted
       weightPreference:
         dynamicWeight: AvailableReplicas
-  failover:
-    cluster:
-      purgeMode: Gracefully
 ";
 
 /// `spec.clusters` of the binding as name → replicas.
@@ -107,27 +105,30 @@ fn no_execute_taints(fleet: &Fleet, cluster: &str) -> Vec<Value> {
     c["spec"]["taints"].as_array().into_iter().flatten().filter(|t| t["effect"] == "NoExecute").cloned().collect()
 }
 
-#[test]
-fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
-    let fleet = Fleet::up_with(
-        3,
-        &[
-            "--feature-gates",
-            "Failover=true",
-            "--enable-no-execute-taint-eviction",
-            "--resource-eviction-rate",
-            "100",
-            "--cluster-status-update-frequency",
-            "200ms",
-            "--cluster-failure-threshold",
-            "1s",
-        ],
-        // New replicas take a while to turn ready, so the old copy is seen kept meanwhile.
-        &["--pod-ready-delay", "4s"],
-    );
+/// A fleet with failover on (and `extra` plane flags), the taint policy and the workload
+/// (whose policy says `policy_purge_mode`, if anything), once web runs ready on all three
+/// members: returns its assignment.
+fn failover_fleet(extra: &[&str], policy_purge_mode: Option<&str>) -> (Fleet, BTreeMap<String, i64>) {
+    let mut serve = vec![
+        "--feature-gates",
+        "Failover=true",
+        "--enable-no-execute-taint-eviction",
+        "--resource-eviction-rate",
+        "100",
+        "--cluster-status-update-frequency",
+        "200ms",
+        "--cluster-failure-threshold",
+        "1s",
+    ];
+    serve.extend_from_slice(extra);
+    // New replicas take a while to turn ready, so the eviction's middle can be seen.
+    let fleet = Fleet::up_with(3, &serve, &["--pod-ready-delay", "4s"]);
     fleet.apply(TAINT_POLICY);
-    fleet.apply(WORKLOAD);
-
+    let workload = match policy_purge_mode {
+        Some(mode) => WORKLOAD.to_string() + &format!("  failover:\n    cluster:\n      purgeMode: {mode}\n"),
+        None => WORKLOAD.to_string(),
+    };
+    fleet.apply(&workload);
     let before = fleet.wait("web divided over the three members and ready", || {
         let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]);
         let a = rb.as_ref().map(assignment).unwrap_or_default();
@@ -143,7 +144,12 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
     for m in ["member1", "member2", "member3"] {
         assert!(no_execute_taints(&fleet, m).is_empty(), "a Ready {m} carries no NoExecute taint");
     }
+    (fleet, before)
+}
 
+#[test]
+fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
+    let (fleet, before) = failover_fleet(&[], Some("Gracefully"));
     fleet.stop_member("member2");
 
     // The policy taints the NotReady cluster and says so on it.
@@ -225,4 +231,43 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
         assert_eq!(fleet.replicas("member1", "web"), after.get("member1").copied());
         assert_eq!(fleet.replicas("member3", "web"), after.get("member3").copied());
     }
+}
+
+#[test]
+fn a_direct_eviction_removes_the_old_work_at_once() {
+    // The flag decides, as the policy sets no purge mode of its own.
+    let (fleet, _) = failover_fleet(&["--no-execute-taint-eviction-purge-mode", "Directly"], None);
+    fleet.stop_member("member2");
+
+    // While the task is there and the new copies are not yet ready, member2's Work is already
+    // going (it waits only for member2 to come back to remove the copy).
+    fleet.wait("member2's Work deleted while its Directly eviction task is there", || {
+        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
+        let tasks = rb["spec"]["gracefulEvictionTasks"].as_array().cloned().unwrap_or_default();
+        let Some(task) = tasks.iter().find(|t| t["fromCluster"] == "member2") else {
+            return Err(format!("no task yet: {}", rb["spec"]));
+        };
+        assert_eq!(task["purgeMode"], "Directly", "{task}");
+        match deployment_work(&fleet, "member2") {
+            Some(w) if w["metadata"]["deletionTimestamp"].is_null() => Err("member2's Work still kept".into()),
+            _ => Ok(()),
+        }
+    });
+    let after = fleet.wait("the share on member1 and member3, ready", || {
+        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
+        let a = assignment(&rb);
+        if a.contains_key("member2") || a.values().sum::<i64>() != 6 {
+            return Err(format!("{a:?}"));
+        }
+        ready(&fleet, "member1")?;
+        ready(&fleet, "member3")?;
+        Ok(a)
+    });
+    fleet.start_member("member2", &["--pod-ready-delay", "4s"]);
+    fleet.wait("member2's copy removed", || match fleet.get("member2", &["deployment", "web", "-n", "default"]) {
+        Some(_) => Err("web still in member2".into()),
+        None => Ok(()),
+    });
+    let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
+    assert_eq!(assignment(&rb), after);
 }
