@@ -27,6 +27,7 @@ mod auth_rbac;
 mod auth_tokens;
 mod cli;
 mod cluster_controller;
+mod cluster_failover;
 mod completion;
 mod cordon_taint;
 mod failover_etcd;

@@ -214,7 +214,9 @@ impl Engine {
     }
 }
 
-/// Sets (or adds) the condition of `type_`; false when it already said the same.
+/// Sets (or adds) the condition of `type_`; false when it already said the same. As
+/// apimachinery's `SetStatusCondition`, a new generation alone is a change: the condition then
+/// says which generation it speaks for.
 pub fn set_condition(
     conditions: &mut Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
     type_: &str,
@@ -226,7 +228,7 @@ pub fn set_condition(
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
     let status = if ok { "True" } else { "False" };
     if let Some(c) = conditions.iter_mut().find(|c| c.type_ == type_) {
-        if c.status == status && c.reason == reason && c.message == message {
+        if c.status == status && c.reason == reason && c.message == message && c.observed_generation == generation {
             return false;
         }
         if c.status != status {
@@ -247,4 +249,22 @@ pub fn set_condition(
         observed_generation: generation,
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::set_condition;
+
+    #[test]
+    fn a_condition_follows_the_generation_even_when_it_says_the_same() {
+        let mut conditions = vec![];
+        assert!(set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(1)));
+        assert!(!set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(1)));
+        let first = conditions[0].last_transition_time.clone();
+        assert!(set_condition(&mut conditions, "Applied", true, "AppliedSuccessful", "ok", Some(2)));
+        assert_eq!(conditions[0].observed_generation, Some(2));
+        // The status did not change, so neither did its transition time.
+        assert_eq!(conditions[0].last_transition_time, first);
+        assert_eq!(conditions.len(), 1);
+    }
 }

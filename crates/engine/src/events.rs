@@ -8,8 +8,24 @@ use kube::api::{Api, PostParams};
 use super::bindings::AnyBinding;
 use super::context::Engine;
 
-/// A Warning on the binding and on its template.
+/// Event types.
+pub const NORMAL: &str = "Normal";
+pub const WARNING: &str = "Warning";
+
+/// A Warning from the scheduler on the binding and on its template.
 pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, message: &str) {
+    record_binding(engine, binding, WARNING, "karmada-scheduler", reason, message).await;
+}
+
+/// An Event of `type_` from `component` on the binding and on its template.
+pub async fn record_binding(
+    engine: &Engine,
+    binding: &AnyBinding,
+    type_: &str,
+    component: &str,
+    reason: &str,
+    message: &str,
+) {
     let b = binding.to_json();
     let r = &binding.spec().resource;
     let targets = [
@@ -31,33 +47,28 @@ pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, m
         },
     ];
     for target in targets {
-        warn(engine, target, "karmada-scheduler", reason, message).await;
+        record(engine, target, type_, component, reason, message).await;
     }
 }
 
 /// A Warning from the resource detector on a template.
 pub async fn warn_template(engine: &Engine, template: ObjectReference, reason: &str, message: &str) {
-    warn(engine, template, "resource-detector", reason, message).await;
+    record(engine, template, WARNING, "resource-detector", reason, message).await;
 }
 
 /// A Normal Event from the resource detector on a template.
 pub async fn normal_template(engine: &Engine, template: ObjectReference, reason: &str, message: &str) {
-    record(engine, template, "resource-detector", "Normal", reason, message).await;
+    record(engine, template, NORMAL, "resource-detector", reason, message).await;
 }
 
-/// A Warning about `target`, recorded by `component`.
-async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason: &str, message: &str) {
-    record(engine, target, component, "Warning", reason, message).await;
-}
-
-/// An Event about `target`, recorded by `component`. A key that keeps failing would record
+/// An Event of `type_` about `target`, recorded by `component`. A key that keeps failing would record
 /// one Event per retry; as kube's event correlator counts repeats rather than storing them,
 /// there is one Event per object and reason, its count and message brought up to date.
 pub(crate) async fn record(
     engine: &Engine,
     target: ObjectReference,
-    component: &str,
     type_: &str,
+    component: &str,
     reason: &str,
     message: &str,
 ) {

@@ -18,6 +18,12 @@
 //!   cluster.
 //! * `execution` (the execution controller): Works → objects in Push members; with
 //!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `cluster_taint_policy` (the ClusterTaintPolicy controller): Clusters' conditions ×
+//!   ClusterTaintPolicies → taints on the Clusters.
+//! * `taint_manager` (the NoExecute taint manager): bindings on clusters with NoExecute taints
+//!   they do not tolerate → eviction tasks and a new schedule.
+//! * `graceful_eviction` (the graceful eviction controllers): ends a binding's eviction tasks
+//!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
 //! * `workload_rebalancer`: WorkloadRebalancers → `rescheduleTriggeredAt` on the bindings of
@@ -38,6 +44,7 @@ pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
+pub mod cluster_taint_policy;
 pub mod config;
 pub(crate) mod context;
 pub mod dependencies_distributor;
@@ -45,6 +52,7 @@ pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
 pub mod execution;
+pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
 pub(crate) mod matching;
@@ -55,6 +63,7 @@ pub(crate) mod preemption;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
+pub mod taint_manager;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
@@ -100,6 +109,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         execute: Queue::new(),
         work_status: Queue::new(),
         namespace_sync: Queue::new(),
+        graceful_eviction: Queue::new(),
     };
     let mut tasks = vec![];
 
@@ -236,6 +246,19 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e| e.queues.schedule.clone(),
             |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
+    }
+    if engine.config.features.graceful_eviction {
+        workers.push(worker(
+            &engine,
+            |e| e.queues.graceful_eviction.clone(),
+            |e, k| async move { graceful_eviction::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+    }
+    if engine.config.features.failover {
+        workers.push(cluster_taint_policy::start(&engine));
+    }
+    if engine.config.failover.taint_manager_runs(&engine.config.features) {
+        workers.extend(taint_manager::start(&engine));
     }
     workers.extend(execution_workers(&engine));
     workers.push(worker(

@@ -20,6 +20,11 @@ pub struct Fleet {
     cache: tempfile::TempDir,
     /// Members registered in Pull mode: (name, kubeconfig, agent directory).
     pull: std::sync::Mutex<Vec<(String, PathBuf, PathBuf)>>,
+    /// A plane started by the test itself ([`Fleet::up_with`]) rather than by `local up`.
+    plane: Option<super::plane::Plane>,
+    /// Its members, started with `local member start` and joined in Push mode: (name,
+    /// kubeconfig, data directory).
+    members: Vec<(String, PathBuf, PathBuf)>,
 }
 
 impl Fleet {
@@ -40,7 +45,76 @@ impl Fleet {
             kubectl: super::kubectl_binary("1.33"),
             cache: tempfile::tempdir().unwrap(),
             pull: Default::default(),
+            plane: None,
+            members: Vec::new(),
         }
+    }
+
+    /// Like [`Fleet::up`], but the plane runs with extra `controlplane serve` flags and each
+    /// member with extra `local member start` flags: `local up` takes neither. The members are
+    /// `member1`… joined in Push mode, each with a data directory that survives
+    /// [`Fleet::stop_member`].
+    pub fn up_with(members: usize, serve: &[&str], member: &[&str]) -> Fleet {
+        let plane = super::plane::Plane::start_with(serve);
+        let home = tempfile::tempdir().expect("temp dir");
+        let mut fleet = Fleet {
+            dir: home.path().join("playground"),
+            kubeconfig: plane.kubeconfig.clone(),
+            home,
+            kubectl: super::kubectl_binary("1.33"),
+            cache: tempfile::tempdir().unwrap(),
+            pull: Default::default(),
+            plane: Some(plane),
+            members: Vec::new(),
+        };
+        for i in 1..=members {
+            let name = format!("member{i}");
+            let data = fleet.home.path().join(&name);
+            let kubeconfig = fleet.start_member_at(&name, &data, member);
+            let plane_kubeconfig = fleet.kubeconfig.to_str().unwrap().to_string();
+            let join = fleet.karmadactl(&[
+                "join",
+                &name,
+                "--kubeconfig",
+                &plane_kubeconfig,
+                "--cluster-kubeconfig",
+                kubeconfig.to_str().unwrap(),
+            ]);
+            assert_eq!(join.code, 0, "join {name}:\n{}\n{}", join.stdout, join.stderr);
+            fleet.members.push((name, kubeconfig, data));
+        }
+        fleet
+    }
+
+    fn start_member_at(&self, name: &str, data: &std::path::Path, extra: &[&str]) -> PathBuf {
+        let mut args = vec!["local", "member", "start", name, "--data-dir", data.to_str().unwrap(), "-o", "json"];
+        args.extend_from_slice(extra);
+        let started = self.karmadactl(&args);
+        assert_eq!(started.code, 0, "local member start {name}: {}", started.stderr);
+        let v: Value = serde_json::from_str(&started.stdout).expect("local member start prints JSON");
+        PathBuf::from(v["kubeconfig"].as_str().expect("a kubeconfig"))
+    }
+
+    fn member_data(&self, name: &str) -> PathBuf {
+        let found = self.members.iter().find(|(n, _, _)| n == name);
+        found.map(|(_, _, d)| d.clone()).unwrap_or_else(|| panic!("{name} is not a member of this fleet"))
+    }
+
+    /// Stops a member of [`Fleet::up_with`], keeping its data (and so its port) for
+    /// [`Fleet::start_member`].
+    pub fn stop_member(&self, name: &str) {
+        let data = self.member_data(name);
+        let run =
+            self.karmadactl(&["local", "member", "stop", name, "--data-dir", data.to_str().unwrap(), "--keep-data"]);
+        assert_eq!(run.code, 0, "local member stop {name}: {}", run.stderr);
+    }
+
+    /// Starts a stopped member again, on its old port and data.
+    pub fn start_member(&self, name: &str, extra: &[&str]) {
+        let data = self.member_data(name);
+        let kubeconfig = self.start_member_at(name, &data, extra);
+        let known = self.members.iter().any(|(n, k, _)| n == name && *k == kubeconfig);
+        assert!(known, "{name} came back with the kubeconfig it was joined with");
     }
 
     /// Starts one more simulated member and registers it in Pull mode with a local agent, as a
@@ -78,6 +152,7 @@ impl Fleet {
         // Pull members have kubeconfigs of their own; KUBECONFIG merges them with the fleet's.
         let mut files = vec![self.kubeconfig.clone()];
         files.extend(self.pull.lock().unwrap().iter().map(|(_, k, _)| k.clone()));
+        files.extend(self.members.iter().map(|(_, k, _)| k.clone()));
         cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
         cmd.args(["--context", context]).args(args);
         super::run(cmd)
@@ -183,6 +258,11 @@ impl Drop for Fleet {
             let data = self.home.path().join(format!("pull-{name}"));
             let _ = self.karmadactl(&["local", "member", "stop", name, "--data-dir", data.to_str().unwrap()]);
         }
-        let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+        for (name, _, data) in &self.members {
+            let _ = self.karmadactl(&["local", "member", "stop", name, "--data-dir", data.to_str().unwrap()]);
+        }
+        if self.plane.is_none() {
+            let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+        }
     }
 }

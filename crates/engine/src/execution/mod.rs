@@ -351,7 +351,10 @@ async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Res
 /// A Work is going: remove from the member what this Work put there (unless it preserves
 /// resources), then release the Work. A ready cluster is cleaned even while it is being
 /// removed (unjoin, unregister), as upstream's execution controller does; a cluster that is
-/// gone or not ready cannot be cleaned, and does not hold the Work. A ready Pull cluster's
+/// gone, or not ready while being removed, cannot be cleaned and does not hold the Work. A
+/// Push cluster that is only not ready (stopped, cut off) holds it, as upstream's: the Work is
+/// retried until the cluster is back and its copy removed, so a member that returns after a
+/// failover does not keep running what moved away. A ready Pull cluster's
 /// Works are its agent's to clean: were the plane to release one first, the agent would never
 /// remove the copy.
 async fn delete(
@@ -369,6 +372,13 @@ async fn delete(
         && is_ready(c)
     {
         return Ok(());
+    }
+    if let (Scope::Plane, Some(c)) = (&engine.scope, cluster)
+        && c.spec.sync_mode == ClusterSyncMode::Push
+        && !is_ready(c)
+        && c.metadata.deletion_timestamp.is_none()
+    {
+        return Err(ReconcileError::Unreachable(format!("cluster({}) not ready", c.name_any())));
     }
     let reachable = match &engine.scope {
         Scope::Plane => cluster.is_some_and(|c| c.spec.sync_mode == ClusterSyncMode::Push && is_ready(c)),
