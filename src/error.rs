@@ -69,15 +69,26 @@ impl Hint for NotBuilt {
     }
 }
 
+/// A failure already worded the way kubectl words it (`Error from server (NotFound): …`, one
+/// line per failed object): the commands that stand in for kubectl's print it as it is.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Verbatim(pub String);
+
 /// What the top level prints and returns for a failed command.
 pub struct Report {
     pub code: ExitCode,
     pub message: String,
     pub hint: Option<String>,
+    /// Print the message without the `error: ` prefix (a [`Verbatim`] failure).
+    pub verbatim: bool,
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.verbatim {
+            return f.write_str(self.message.trim_end_matches('\n'));
+        }
         write!(f, "error: {}", self.message)?;
         if let Some(hint) = &self.hint {
             write!(f, "\nhint: {hint}")?;
@@ -114,11 +125,14 @@ pub fn classify(err: &anyhow::Error) -> Report {
 }
 
 fn classify_with(err: &anyhow::Error, probes: &[Probe]) -> Report {
+    if let Some(Verbatim(text)) = err.downcast_ref::<Verbatim>() {
+        return Report { code: ExitCode::Failure, message: text.clone(), hint: None, verbatim: true };
+    }
     let message = err.chain().map(|e| e.to_string()).collect::<Vec<_>>().join(": ");
     let known = err.chain().find_map(|cause| probes.iter().find_map(|probe| probe(cause)));
     match known {
-        Some(e) => Report { code: e.exit_code(), message, hint: e.hint() },
-        None => Report { code: ExitCode::Failure, message, hint: None },
+        Some(e) => Report { code: e.exit_code(), message, hint: e.hint(), verbatim: false },
+        None => Report { code: ExitCode::Failure, message, hint: None, verbatim: false },
     }
 }
 

@@ -10,6 +10,7 @@ pub mod download;
 pub mod error;
 pub mod hints;
 pub mod local_plane;
+pub mod manifest_files;
 pub mod membership;
 pub mod output;
 pub mod printer;

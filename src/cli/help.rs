@@ -15,7 +15,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Troubleshooting and Debugging Commands", &["interpret"]),
     ("Advanced Commands", &["promote"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
-    ("Settings Commands", &["completion"]),
+    ("Settings Commands", &["label", "annotate", "completion"]),
     ("Other Commands", &["api-resources", "api-versions", "options", "version"]),
 ];
 

@@ -80,6 +80,8 @@ pub enum Command {
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
     Interpret(cmd::interpret::InterpretArgs),
+    Label(cmd::label::LabelArgs),
+    Annotate(cmd::annotate::AnnotateArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),
     Completion(cmd::completion::CompletionArgs),

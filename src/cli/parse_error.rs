@@ -14,8 +14,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("create", "use kubectl create against the control plane's kubeconfig"),
     ("delete", "use kubectl delete against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
-    ("label", "use kubectl label against the control plane's kubeconfig"),
-    ("annotate", "use kubectl annotate against the control plane's kubeconfig"),
     ("patch", "use kubectl patch against the control plane's kubeconfig"),
     ("describe", "use kubectl describe against the control plane's kubeconfig, or '{parent} get -o yaml'"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),

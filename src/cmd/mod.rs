@@ -4,6 +4,7 @@
 //! their own names (`crate::membership`, `crate::pull`, `crate::local_plane`).
 
 pub mod agent;
+pub mod annotate;
 pub mod api_resources;
 pub mod completion;
 pub mod connection;
@@ -16,7 +17,9 @@ pub mod get;
 pub mod init;
 pub mod interpret;
 pub mod join;
+pub mod label;
 pub mod local;
+pub mod objects;
 pub mod options;
 pub mod promote;
 pub mod register;
@@ -45,6 +48,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
         Command::Interpret(a) => interpret::run(a, ctx),
+        Command::Label(a) => label::run(a, ctx),
+        Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),

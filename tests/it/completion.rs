@@ -61,6 +61,8 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
         vec!["promote", "--kubeconfig", kc, "deployment", "web", "-C", ""],
         vec!["api-resources", "--kubeconfig", kc, "-s", "members", "--cluster", ""],
         vec!["api-versions", "--kubeconfig", kc, "--cluster", ""],
+        vec!["label", "--kubeconfig", kc, "-s", "members", "-C", ""],
+        vec!["annotate", "--kubeconfig", kc, "--cluster", ""],
     ] {
         let r = complete(home.path(), &words);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{words:?}");
@@ -82,6 +84,10 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
     assert!(lines(&r).contains(&"clusters"), "{}", r.stdout);
     assert!(lines(&r).contains(&"configmaps"), "{}", r.stdout);
     assert!(!lines(&r).contains(&"completion"), "subcommands are not offered below get: {}", r.stdout);
+    for command in ["label", "annotate"] {
+        let r = complete(home.path(), &[command, "--kubeconfig", kc, "propagation"]);
+        assert_eq!(lines(&r), ["propagationpolicies"], "{command}");
+    }
 }
 
 #[test]
@@ -136,6 +142,12 @@ fn fixed_values_flags_and_subcommands() {
     assert_eq!(lines(&r), ["karmada", "members"]);
     let r = complete(home.path(), &["api-resources", "-o", ""]);
     assert_eq!(lines(&r), ["json", "yaml", "wide", "name"]);
+    for command in ["label", "annotate"] {
+        let r = complete(home.path(), &[command, "-o", ""]);
+        assert_eq!(lines(&r), ["json", "yaml", "name"], "{command}");
+        let r = complete(home.path(), &[command, "-s", ""]);
+        assert_eq!(lines(&r), ["karmada", "members"], "{command}");
+    }
     let r = complete(home.path(), &["api-resources", "--sort-by", ""]);
     assert_eq!(lines(&r), ["kind", "name"]);
     let r = complete(home.path(), &["get", "--output=y"]);

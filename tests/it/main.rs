@@ -44,6 +44,7 @@ mod karmada_crds;
 mod karmada_types;
 mod kubeconfig;
 mod kubectl_scenarios;
+mod label_annotate;
 mod members;
 mod output;
 mod override_policy_admission;

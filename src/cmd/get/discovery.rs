@@ -121,6 +121,13 @@ impl Served {
         });
         found.cloned().ok_or_else(|| format!("the server doesn't have a resource type \"{type_arg}\""))
     }
+
+    /// The resource an object of `kind` in `group/version` belongs to (objects read from files),
+    /// at the object's own version.
+    pub fn by_kind(&self, group: &str, version: &str, kind: &str) -> Option<Resource> {
+        let found = self.0.iter().find(|r| r.group == group && r.kind == kind && !kind.is_empty())?;
+        Some(Resource { version: version.to_string(), ..found.clone() })
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use karmadactl_karmada_api::config::customization::{API_VERSION, KIND};
 use serde_json::{Value, json};
 
 use super::edit_file;
-use super::sources::{Document, Origin};
+use crate::manifest_files::{Document, Origin};
 use crate::printer::Printer;
 
 /// The name printer's `kind.group` for customizations.

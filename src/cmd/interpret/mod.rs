@@ -6,7 +6,6 @@ mod edit;
 mod edit_file;
 mod execute;
 mod rules;
-mod sources;
 
 use clap::Args;
 use karmadactl_interpreter::Operation;
@@ -14,7 +13,7 @@ use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
 
 use crate::cli::Context;
 use crate::error::UsageError;
-use sources::Document;
+use crate::manifest_files::{self as sources, Document};
 
 /// Validate, test and edit interpreter customization before applying it to the control plane.
 ///

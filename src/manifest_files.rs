@@ -1,8 +1,9 @@
 //! Reading `-f` arguments as kubectl's resource builder does for local files: a file, every
 //! `.json`/`.yaml`/`.yml` file of a directory (its subdirectories too with `-R`), `-` for
 //! standard input, or an http(s) URL; each file may hold several YAML documents or one JSON
-//! document. Every document keeps where it came from, for `--check`'s `SOURCE:` line and for
-//! `--edit`, which writes the file back.
+//! document. Every document keeps where it came from, for `interpret --check`'s `SOURCE:` line
+//! and `--edit`, which writes the file back, and for the objects `label`, `annotate` and the
+//! other kubectl-like commands act on.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
