@@ -69,16 +69,40 @@ impl Hint for NotBuilt {
     }
 }
 
+/// Errors the API server answered, printed as kubectl's `CheckErr` prints them: one line each,
+/// `Error from server (NotFound): deployments.apps "x" not found`, with no `error:` before.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.iter().map(|s| match s.reason.as_str() {
+    "" => format!("Error from server: {}", s.message),
+    reason => format!("Error from server ({reason}): {}", s.message),
+}).collect::<Vec<_>>().join("\n"))]
+pub struct FromServer(pub Vec<kube::core::Status>);
+
+impl Hint for FromServer {
+    fn hint(&self) -> Option<String> {
+        None
+    }
+
+    fn bare(&self) -> bool {
+        true
+    }
+}
+
 /// What the top level prints and returns for a failed command.
 pub struct Report {
     pub code: ExitCode,
     pub message: String,
     pub hint: Option<String>,
+    /// Printed without the `error: ` prefix (the message says what it is).
+    pub bare: bool,
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
+        if !self.bare {
+            f.write_str("error: ")?;
+        }
+        write!(f, "{}", self.message)?;
         if let Some(hint) = &self.hint {
             write!(f, "\nhint: {hint}")?;
         }
@@ -95,6 +119,11 @@ pub trait Hint: std::error::Error + 'static {
     /// The exit code of a command that failed with this error.
     fn exit_code(&self) -> ExitCode {
         ExitCode::Failure
+    }
+
+    /// Whether the message stands alone, without `error: ` before it.
+    fn bare(&self) -> bool {
+        false
     }
 }
 
@@ -117,8 +146,8 @@ fn classify_with(err: &anyhow::Error, probes: &[Probe]) -> Report {
     let message = err.chain().map(|e| e.to_string()).collect::<Vec<_>>().join(": ");
     let known = err.chain().find_map(|cause| probes.iter().find_map(|probe| probe(cause)));
     match known {
-        Some(e) => Report { code: e.exit_code(), message, hint: e.hint() },
-        None => Report { code: ExitCode::Failure, message, hint: None },
+        Some(e) => Report { code: e.exit_code(), message, hint: e.hint(), bare: e.bare() },
+        None => Report { code: ExitCode::Failure, message, hint: None, bare: false },
     }
 }
 

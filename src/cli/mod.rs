@@ -80,6 +80,7 @@ pub enum Command {
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
     Interpret(cmd::interpret::InterpretArgs),
+    Describe(cmd::describe::DescribeArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),
     Completion(cmd::completion::CompletionArgs),

@@ -1,9 +1,9 @@
 //! `get`: show resources from the control plane and from member clusters.
 
 pub mod discovery;
-mod fetch;
+pub(crate) mod fetch;
 mod query;
-mod request;
+pub(crate) mod request;
 mod table;
 mod watch;
 

@@ -6,7 +6,7 @@ mod edit;
 mod edit_file;
 mod execute;
 mod rules;
-mod sources;
+pub(crate) mod sources;
 
 use clap::Args;
 use karmadactl_interpreter::Operation;
