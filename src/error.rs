@@ -69,16 +69,22 @@ impl Hint for NotBuilt {
     }
 }
 
-/// Errors the API server answered, printed as kubectl's `CheckErr` prints them: one line each,
-/// `Error from server (NotFound): deployments.apps "x" not found`, with no `error:` before.
+/// Failures for single objects, printed as kubectl's `CheckErr` prints its aggregate of them:
+/// one line each and no `error:` before, the API server's answers as
+/// `Error from server (NotFound): deployments.apps "x" not found` ([`from_server`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{}", .0.iter().map(|s| match s.reason.as_str() {
-    "" => format!("Error from server: {}", s.message),
-    reason => format!("Error from server ({reason}): {}", s.message),
-}).collect::<Vec<_>>().join("\n"))]
-pub struct FromServer(pub Vec<kube::core::Status>);
+#[error("{}", .0.join("\n"))]
+pub struct PerObject(pub Vec<String>);
 
-impl Hint for FromServer {
+/// kubectl's `StandardErrorMessage` for an API server's answer.
+pub fn from_server(status: &kube::core::Status) -> String {
+    match status.reason.as_str() {
+        "" => format!("Error from server: {}", status.message),
+        reason => format!("Error from server ({reason}): {}", status.message),
+    }
+}
+
+impl Hint for PerObject {
     fn hint(&self) -> Option<String> {
         None
     }

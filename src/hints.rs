@@ -10,7 +10,7 @@ use crate::error::{Hint, Probe, probe};
 pub(crate) const KNOWN: &[Probe] = &[
     probe::<crate::error::NotBuilt>,
     probe::<crate::error::UsageError>,
-    probe::<crate::error::FromServer>,
+    probe::<crate::error::PerObject>,
     probe::<crate::kubeconfig::KubeconfigError>,
     probe::<crate::membership::MembershipError>,
     probe::<crate::cmd::taint::TaintError>,

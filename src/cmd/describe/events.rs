@@ -8,10 +8,6 @@ use serde_json::Value;
 use super::prefix_writer::PrefixWriter;
 use crate::output::human_duration;
 
-/// The most pages of events read for one object, so a server that keeps answering with a
-/// `continue` token cannot keep the command reading forever.
-const MAX_PAGES: usize = 1000;
-
 /// An object's events, oldest first.
 #[derive(Debug, Default)]
 pub struct Events(Vec<Value>);
@@ -35,27 +31,10 @@ pub async fn search(client: &kube::Client, object: &Value, kind: &str, chunk_siz
     } else {
         format!("/api/v1/namespaces/{namespace}/events")
     };
-    let mut items = Vec::new();
-    let mut next = String::new();
-    for _ in 0..MAX_PAGES {
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        query.append_pair("fieldSelector", &selector.join(","));
-        if chunk_size > 0 {
-            query.append_pair("limit", &chunk_size.to_string());
-        }
-        if !next.is_empty() {
-            query.append_pair("continue", &next);
-        }
-        let Ok(request) = http::Request::get(format!("{collection}?{}", query.finish())).body(Vec::new()) else {
-            break;
-        };
-        let Ok(page) = client.request::<Value>(request).await else { break };
-        items.extend(page["items"].as_array().cloned().unwrap_or_default());
-        next = page["metadata"]["continue"].as_str().unwrap_or_default().to_string();
-        if next.is_empty() {
-            break;
-        }
-    }
+    let selector = selector.join(",");
+    // A failed read is shown as no events, as kubectl shows it.
+    let mut items =
+        super::list::items(client, &collection, &[("fieldSelector", &selector)], chunk_size).await.unwrap_or_default();
     items.sort_by_key(|e| timestamp(&e["lastTimestamp"]));
     Events(items)
 }

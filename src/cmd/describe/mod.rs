@@ -3,8 +3,10 @@
 //! Each kind kubectl has a describer for is printed in that describer's layout; every other
 //! kind (Karmada's own among them) by kubectl's generic describer.
 
+mod core;
 mod events;
 mod generic;
+mod list;
 mod meta;
 mod prefix_writer;
 mod targets;
@@ -15,7 +17,7 @@ use serde_json::Value;
 use super::connection::KarmadaConnection;
 use super::scope::{self, Scope};
 use crate::cli::Context;
-use crate::error::{FromServer, NotBuilt, UsageError};
+use crate::error::{NotBuilt, PerObject, UsageError};
 use targets::{Failure, Target};
 
 /// Show details of a specific resource or group of resources in Karmada control plane or a
@@ -147,10 +149,8 @@ pub fn run(args: DescribeArgs, ctx: &Context) -> anyhow::Result<()> {
             targets::named(&client, &served, &wanted, &scope).await.map_err(anyhow::Error::msg)?
         } else {
             let documents = crate::cmd::interpret::sources::read_all(&args.filenames, args.recursive).await?;
-            let objects: Vec<Value> = documents.into_iter().map(|d| d.object).collect();
-            let found = targets::from_documents(&served, &objects, &namespace, enforce_namespace)
-                .map_err(anyhow::Error::msg)?;
-            (found, Vec::new())
+            let objects: Vec<(String, Value)> = documents.into_iter().map(|d| (d.origin.display(), d.object)).collect();
+            targets::from_documents(&served, &objects, &namespace, enforce_namespace).map_err(anyhow::Error::msg)?
         };
         // `TYPE NAME` that names nothing: every object of the type whose name starts with NAME.
         if args.resources.len() == 2
@@ -170,7 +170,7 @@ pub fn run(args: DescribeArgs, ctx: &Context) -> anyhow::Result<()> {
             format!("No resources found in {namespace} namespace.")
         });
     }
-    report(outcome.failures, ctx)
+    report(outcome.failures)
 }
 
 /// What was printed, and what failed.
@@ -244,35 +244,34 @@ async fn by_prefix(
 /// One object through its kind's describer.
 async fn describe_one(settings: &Settings<'_>, target: &Target) -> Result<String, Failure> {
     let object = targets::get(settings.client, target).await?;
-    let events = match settings.show_events {
+    // Events are read only for the describers that print them.
+    let prints_events =
+        !matches!((target.resource.group.as_str(), target.resource.kind.as_str()), ("", "Namespace" | "Secret"));
+    let events = match settings.show_events && prints_events {
         true => Some(events::search(settings.client, &object, &target.resource.kind, settings.chunk_size).await),
         false => None,
     };
-    Ok(generic::describe(&object, events.as_ref()))
+    let events = events.as_ref();
+    Ok(match (target.resource.group.as_str(), target.resource.kind.as_str()) {
+        ("", "Namespace") => core::namespace(settings, &object).await?,
+        ("", "ConfigMap") => core::config_map(&object, events),
+        ("", "Secret") => core::secret(&object),
+        ("", "ServiceAccount") => core::service_account(settings, &object, events).await,
+        _ => generic::describe(&object, events),
+    })
 }
 
 fn message(f: &Failure) -> String {
     match f {
-        Failure::Server(s) => s.message.clone(),
+        Failure::Server(s) => crate::error::from_server(s),
         Failure::Other(m) => m.clone(),
     }
 }
 
-/// The failures as kubectl prints them: the server's answers as `Error from server (...)`,
-/// anything else as an error of its own.
-fn report(failures: Vec<Failure>, ctx: &Context) -> anyhow::Result<()> {
-    let (server, other): (Vec<Failure>, Vec<Failure>) =
-        failures.into_iter().partition(|f| matches!(f, Failure::Server(_)));
-    let statuses: Vec<kube::core::Status> =
-        server.into_iter().filter_map(|f| if let Failure::Server(s) = f { Some(*s) } else { None }).collect();
-    let others: Vec<String> = other.iter().map(message).collect();
-    match (statuses.is_empty(), others.as_slice()) {
-        (true, []) => Ok(()),
-        (false, []) => Err(FromServer(statuses).into()),
-        (true, [..]) => Err(anyhow::anyhow!(others.join("\nerror: "))),
-        (false, [..]) => {
-            ctx.printer.progress(&FromServer(statuses).to_string());
-            Err(anyhow::anyhow!(others.join("\nerror: ")))
-        }
+/// The failures as kubectl prints them after the objects it could describe.
+fn report(failures: Vec<Failure>) -> anyhow::Result<()> {
+    match failures.as_slice() {
+        [] => Ok(()),
+        _ => Err(PerObject(failures.iter().map(message).collect()).into()),
     }
 }

@@ -26,10 +26,6 @@ pub struct Scope<'a> {
     pub chunk_size: i64,
 }
 
-/// The most list pages read for one type, so a server that always answers with a `continue`
-/// token cannot keep the command listing forever.
-const MAX_PAGES: usize = 10_000;
-
 /// Why a target could not be read: the server's answer, or any other failure.
 #[derive(Debug)]
 pub enum Failure {
@@ -85,37 +81,16 @@ pub async fn named(
 pub async fn list(client: &kube::Client, resource: &Resource, scope: &Scope<'_>) -> Result<Vec<Target>, Failure> {
     let namespace = (!scope.all_namespaces).then_some(scope.namespace);
     let collection = crate::cmd::get::fetch::collection_path(resource, namespace);
-    let mut out = Vec::new();
-    let mut next = String::new();
-    for _ in 0..MAX_PAGES {
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        if let Some(l) = scope.selector.filter(|l| !l.is_empty()) {
-            query.append_pair("labelSelector", l);
-        }
-        if scope.chunk_size > 0 {
-            query.append_pair("limit", &scope.chunk_size.to_string());
-        }
-        if !next.is_empty() {
-            query.append_pair("continue", &next);
-        }
-        let query = query.finish();
-        let path = if query.is_empty() { collection.clone() } else { format!("{collection}?{query}") };
-        let request = http::Request::get(path).body(Vec::new()).map_err(|e| Failure::Other(e.to_string()))?;
-        let page: Value = client.request(request).await.map_err(Failure::from_kube)?;
-        for item in page["items"].as_array().into_iter().flatten() {
-            let metadata = &item["metadata"];
-            out.push(Target {
-                resource: resource.clone(),
-                namespace: metadata["namespace"].as_str().unwrap_or_default().to_string(),
-                name: metadata["name"].as_str().unwrap_or_default().to_string(),
-            });
-        }
-        next = page["metadata"]["continue"].as_str().unwrap_or_default().to_string();
-        if next.is_empty() {
-            break;
-        }
-    }
-    Ok(out)
+    let selector = scope.selector.unwrap_or_default();
+    let items = super::list::items(client, &collection, &[("labelSelector", selector)], scope.chunk_size).await?;
+    Ok(items
+        .iter()
+        .map(|item| Target {
+            resource: resource.clone(),
+            namespace: item["metadata"]["namespace"].as_str().unwrap_or_default().to_string(),
+            name: item["metadata"]["name"].as_str().unwrap_or_default().to_string(),
+        })
+        .collect())
 }
 
 /// The object itself.
@@ -133,42 +108,46 @@ fn namespace_for(resource: &Resource, scope: &Scope<'_>) -> String {
     if resource.namespaced { scope.namespace.to_string() } else { String::new() }
 }
 
-/// The objects written in `-f` files: each document's kind and apiVersion name its resource,
-/// its namespace (or the default one) where it is; an explicit `-n` that differs is refused,
-/// as kubectl refuses it.
+/// The objects written in `-f` files (each with the name of its source): each document's kind
+/// and apiVersion name its resource, its namespace (or the default one) where it is. A kind the
+/// server does not serve is a failure for that document only; an explicit `-n` that differs
+/// from a document's namespace is a failure for that document, as kubectl reports it.
 pub fn from_documents(
     served: &Served,
-    documents: &[Value],
+    documents: &[(String, Value)],
     namespace: &str,
     enforce_namespace: bool,
-) -> Result<Vec<Target>, String> {
+) -> Result<(Vec<Target>, Vec<Failure>), String> {
     let mut out = Vec::new();
-    for doc in documents {
+    let mut failures = Vec::new();
+    for (source, doc) in documents {
         let kind = doc["kind"].as_str().unwrap_or_default();
         let api_version = doc["apiVersion"].as_str().unwrap_or_default();
         let name = doc["metadata"]["name"].as_str().unwrap_or_default();
+        let own = doc["metadata"]["namespace"].as_str().unwrap_or_default();
         if kind.is_empty() || api_version.is_empty() {
-            return Err(format!("Object 'Kind' is missing in '{}'", serde_json::to_string(doc).unwrap_or_default()));
+            return Err(format!("error validating \"{source}\": apiVersion and kind must be set"));
         }
         let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
-        let resource = served
-            .0
-            .iter()
-            .find(|r| r.kind == kind && r.group == group)
-            .cloned()
-            .ok_or_else(|| format!("resource mapping not found for name: \"{name}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\""))?;
-        let own = doc["metadata"]["namespace"].as_str().unwrap_or_default();
+        let Some(resource) = served.0.iter().find(|r| r.kind == kind && r.group == group).cloned() else {
+            let shown_namespace = if own.is_empty() { namespace } else { own };
+            failures.push(Failure::Other(format!(
+                "resource mapping not found for name: \"{name}\" namespace: \"{shown_namespace}\" from \"{source}\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
+            )));
+            continue;
+        };
         let namespace = match (resource.namespaced, own) {
             (false, _) => String::new(),
             (true, "") => namespace.to_string(),
             (true, own) if enforce_namespace && own != namespace => {
-                return Err(format!(
+                failures.push(Failure::Other(format!(
                     "the namespace from the provided object \"{own}\" does not match the namespace \"{namespace}\". You must pass '--namespace={own}' to perform this operation."
-                ));
+                )));
+                continue;
             }
             (true, own) => own.to_string(),
         };
         out.push(Target { resource, namespace, name: name.to_string() });
     }
-    Ok(out)
+    Ok((out, failures))
 }
