@@ -29,6 +29,7 @@ mod cli;
 mod cluster_controller;
 mod completion;
 mod cordon_taint;
+mod describe;
 mod failover_etcd;
 mod generated;
 mod get_clusters;
