@@ -61,6 +61,7 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
         vec!["promote", "--kubeconfig", kc, "deployment", "web", "-C", ""],
         vec!["api-resources", "--kubeconfig", kc, "-s", "members", "--cluster", ""],
         vec!["api-versions", "--kubeconfig", kc, "--cluster", ""],
+        vec!["describe", "--kubeconfig", kc, "-s", "members", "-C", ""],
     ] {
         let r = complete(home.path(), &words);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{words:?}");
@@ -82,6 +83,9 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
     assert!(lines(&r).contains(&"clusters"), "{}", r.stdout);
     assert!(lines(&r).contains(&"configmaps"), "{}", r.stdout);
     assert!(!lines(&r).contains(&"completion"), "subcommands are not offered below get: {}", r.stdout);
+    let r = complete(home.path(), &["describe", "--kubeconfig", kc, "propagation"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(lines(&r), ["propagationpolicies"]);
 }
 
 #[test]
