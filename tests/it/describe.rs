@@ -36,12 +36,30 @@ metadata: {name: web-sa, namespace: default}
 secrets: [{name: web-secret}, {name: gone}]
 imagePullSecrets: [{name: pull}]
 ---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec:
+  selector: {app: web}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+  - {name: admin, port: 9000, targetPort: admin, protocol: TCP}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-np, namespace: default}
+spec:
+  type: NodePort
+  ports:
+  - {port: 81}
+---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: web-pp, namespace: default}
 spec:
   resourceSelectors:
   - {apiVersion: v1, kind: ConfigMap, name: web-config}
+  - {apiVersion: v1, kind: Service, name: web}
   placement:
     clusterAffinity: {clusterNames: [member1]}
 ---
@@ -132,8 +150,9 @@ fn the_plane_and_a_member_are_described_as_kubectl_describes_them() {
     fleet.apply(OBJECTS);
     let uid = fleet.plane(&["get", "cm", "web-config", "-o", "jsonpath={.metadata.uid}"]);
     fleet.apply(&event(&uid));
-    fleet.wait("web-config in member1", || {
-        fleet.get("member1", &["cm", "web-config", "-n", "default"]).map(|_| ()).ok_or_else(|| "absent".into())
+    fleet.wait("web-config and the web Service in member1", || {
+        fleet.get("member1", &["cm", "web-config", "-n", "default"]).ok_or("no ConfigMap")?;
+        fleet.get("member1", &["svc", "web", "-n", "default"]).map(|_| ()).ok_or_else(|| "no Service".into())
     });
     let file = fleet.home.path().join("objects.yaml");
     std::fs::write(&file, OBJECTS).unwrap();
@@ -148,6 +167,7 @@ fn the_plane_and_a_member_are_described_as_kubectl_describes_them() {
         &["describe", "cm", "-l", "app=web"],
         &["describe", "secret", "web-secret"],
         &["describe", "sa", "web-sa"],
+        &["describe", "services"],
         &["describe", "ns", "team-a"],
         &["describe", "namespaces"],
         &["describe", "pp", "web-pp"],
@@ -171,6 +191,7 @@ fn the_plane_and_a_member_are_described_as_kubectl_describes_them() {
     let member_cases: &[&[&str]] = &[
         &["describe", "cm", "web-config"],
         &["describe", "ns", "default"],
+        &["describe", "svc", "web"],
         &["describe", "configmaps", "-n", "default"],
         &["describe", "cm", "nope"],
     ];

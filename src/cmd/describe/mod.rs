@@ -8,6 +8,7 @@ mod events;
 mod generic;
 mod list;
 mod meta;
+mod network;
 mod prefix_writer;
 mod targets;
 
@@ -257,6 +258,7 @@ async fn describe_one(settings: &Settings<'_>, target: &Target) -> Result<String
         ("", "ConfigMap") => core::config_map(&object, events),
         ("", "Secret") => core::secret(&object),
         ("", "ServiceAccount") => core::service_account(settings, &object, events).await,
+        ("", "Service") => network::service(settings, &object, events).await,
         _ => generic::describe(&object, events),
     })
 }
