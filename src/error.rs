@@ -69,27 +69,63 @@ impl Hint for NotBuilt {
     }
 }
 
+/// Failures for single objects, printed as kubectl's `CheckErr` prints its aggregate of them:
+/// one line each and no `error:` before, the API server's answers as
+/// `Error from server (NotFound): deployments.apps "x" not found` ([`from_server`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.join("\n"))]
+pub struct PerObject(pub Vec<String>);
+
 /// A failure already worded the way kubectl words it (`Error from server (NotFound): …`, one
 /// line per failed object): the commands that stand in for kubectl's print it as it is.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct Verbatim(pub String);
 
+impl Hint for Verbatim {
+    fn hint(&self) -> Option<String> {
+        None
+    }
+
+    fn bare(&self) -> bool {
+        true
+    }
+}
+
+/// kubectl's `StandardErrorMessage` for an API server's answer.
+pub fn from_server(status: &kube::core::Status) -> String {
+    match status.reason.as_str() {
+        "" => format!("Error from server: {}", status.message),
+        reason => format!("Error from server ({reason}): {}", status.message),
+    }
+}
+
+impl Hint for PerObject {
+    fn hint(&self) -> Option<String> {
+        None
+    }
+
+    fn bare(&self) -> bool {
+        true
+    }
+}
+
 /// What the top level prints and returns for a failed command.
 pub struct Report {
     pub code: ExitCode,
     pub message: String,
     pub hint: Option<String>,
-    /// Print the message without the `error: ` prefix (a [`Verbatim`] failure).
-    pub verbatim: bool,
+    /// Printed without the `error: ` prefix (the message says what it is).
+    pub bare: bool,
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.verbatim {
-            return f.write_str(self.message.trim_end_matches('\n'));
+        if self.bare {
+            f.write_str(self.message.trim_end_matches('\n'))?;
+        } else {
+            write!(f, "error: {}", self.message)?;
         }
-        write!(f, "error: {}", self.message)?;
         if let Some(hint) = &self.hint {
             write!(f, "\nhint: {hint}")?;
         }
@@ -106,6 +142,11 @@ pub trait Hint: std::error::Error + 'static {
     /// The exit code of a command that failed with this error.
     fn exit_code(&self) -> ExitCode {
         ExitCode::Failure
+    }
+
+    /// Whether the message stands alone, without `error: ` before it.
+    fn bare(&self) -> bool {
+        false
     }
 }
 
@@ -125,14 +166,13 @@ pub fn classify(err: &anyhow::Error) -> Report {
 }
 
 fn classify_with(err: &anyhow::Error, probes: &[Probe]) -> Report {
-    if let Some(Verbatim(text)) = err.downcast_ref::<Verbatim>() {
-        return Report { code: ExitCode::Failure, message: text.clone(), hint: None, verbatim: true };
-    }
     let message = err.chain().map(|e| e.to_string()).collect::<Vec<_>>().join(": ");
     let known = err.chain().find_map(|cause| probes.iter().find_map(|probe| probe(cause)));
     match known {
-        Some(e) => Report { code: e.exit_code(), message, hint: e.hint(), verbatim: false },
-        None => Report { code: ExitCode::Failure, message, hint: None, verbatim: false },
+        // A message that stands alone is printed as its error words it, whatever context wraps it.
+        Some(e) if e.bare() => Report { code: e.exit_code(), message: e.to_string(), hint: e.hint(), bare: true },
+        Some(e) => Report { code: e.exit_code(), message, hint: e.hint(), bare: false },
+        None => Report { code: ExitCode::Failure, message, hint: None, bare: false },
     }
 }
 

@@ -10,6 +10,8 @@ use crate::error::{Hint, Probe, probe};
 pub(crate) const KNOWN: &[Probe] = &[
     probe::<crate::error::NotBuilt>,
     probe::<crate::error::UsageError>,
+    probe::<crate::error::PerObject>,
+    probe::<crate::error::Verbatim>,
     probe::<crate::kubeconfig::KubeconfigError>,
     probe::<crate::membership::MembershipError>,
     probe::<crate::cmd::taint::TaintError>,

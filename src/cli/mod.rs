@@ -82,6 +82,7 @@ pub enum Command {
     Interpret(cmd::interpret::InterpretArgs),
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
+    Describe(cmd::describe::DescribeArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),
     Completion(cmd::completion::CompletionArgs),

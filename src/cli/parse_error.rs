@@ -15,7 +15,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("delete", "use kubectl delete against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
     ("patch", "use kubectl patch against the control plane's kubeconfig"),
-    ("describe", "use kubectl describe against the control plane's kubeconfig, or '{parent} get -o yaml'"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("logs", "use kubectl logs with the member cluster's own kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),

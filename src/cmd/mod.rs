@@ -12,6 +12,7 @@ pub mod controlplane;
 pub mod cordon;
 pub mod datastore;
 pub mod deinit;
+pub mod describe;
 pub mod engine_flags;
 pub mod get;
 pub mod init;
@@ -52,6 +53,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
+        Command::Describe(a) => describe::run(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),

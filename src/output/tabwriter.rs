@@ -9,20 +9,34 @@
 //! width that column had in any earlier block. Cells are padded with spaces to their column's
 //! width, so a line whose last character is a tab ends in spaces, as kubectl's does. Width is
 //! counted in characters, as Go counts runes. [`super::Table`] is the rectangular special case.
-
-const MIN_WIDTH: usize = 6;
-const PADDING: usize = 3;
+//!
+//! `kubectl describe` aligns with Go's plain `text/tabwriter` instead (minimum width 0, padding
+//! 2, no remembered widths): [`TabWriter::describe`].
 
 /// Text in, aligned text out: every line is formatted when [`TabWriter::finish`] is called, as
 /// the Go writer formats on `Flush`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TabWriter {
     text: String,
+    min_width: usize,
+    padding: usize,
+    remember_widths: bool,
+}
+
+impl Default for TabWriter {
+    fn default() -> Self {
+        TabWriter { text: String::new(), min_width: 6, padding: 3, remember_widths: true }
+    }
 }
 
 impl TabWriter {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The writer `kubectl describe` formats with (`tabwriter.Writer.Init(buf, 0, 8, 2, ' ', 0)`).
+    pub fn describe() -> Self {
+        TabWriter { text: String::new(), min_width: 0, padding: 2, remember_widths: false }
     }
 
     /// Appends text; `\t` ends a cell and `\n` a line.
@@ -33,7 +47,15 @@ impl TabWriter {
     /// The aligned text.
     pub fn finish(self) -> String {
         let lines: Vec<Vec<&str>> = self.text.split('\n').map(|l| l.split('\t').collect()).collect();
-        let mut state = Format { lines: &lines, widths: Vec::new(), max_widths: Vec::new(), out: String::new() };
+        let mut state = Format {
+            lines: &lines,
+            widths: Vec::new(),
+            max_widths: Vec::new(),
+            out: String::new(),
+            min_width: self.min_width,
+            padding: self.padding,
+            remember_widths: self.remember_widths,
+        };
         state.format(0, lines.len());
         state.out
     }
@@ -46,6 +68,9 @@ struct Format<'a> {
     /// The widest each column has been in any block so far (`RememberWidths`).
     max_widths: Vec<usize>,
     out: String,
+    min_width: usize,
+    padding: usize,
+    remember_widths: bool,
 }
 
 impl Format<'_> {
@@ -61,10 +86,17 @@ impl Format<'_> {
             }
             self.write_lines(line0, this);
             line0 = this;
-            let mut width = MIN_WIDTH;
+            let mut width = self.min_width;
             while this < line1 && column + 1 < self.lines[this].len() {
-                width = width.max(self.lines[this][column].chars().count() + PADDING);
+                width = width.max(self.lines[this][column].chars().count() + self.padding);
                 this += 1;
+            }
+            if !self.remember_widths {
+                self.widths.push(width);
+                self.format(line0, this);
+                self.widths.pop();
+                line0 = this;
+                continue;
             }
             if self.max_widths.len() < self.widths.len() {
                 let known = self.max_widths.len();
@@ -122,6 +154,13 @@ mod tests {
             render("TARGET: apps/v1 Deployment\t\nRULES:\n  a:\tPASS\n"),
             concat!("TARGET: apps/v1 Deployment   \n", "RULES:\n", "  a:                         PASS\n")
         );
+    }
+
+    #[test]
+    fn describe_pads_by_two_and_forgets_widths_between_blocks() {
+        let mut w = TabWriter::describe();
+        w.write("Name:\tx\nLabels:\t<none>\nMetadata:\n  A:\tb\n");
+        assert_eq!(w.finish(), "Name:    x\nLabels:  <none>\nMetadata:\n  A:  b\n");
     }
 
     #[test]

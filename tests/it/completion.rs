@@ -63,6 +63,7 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
         vec!["api-versions", "--kubeconfig", kc, "--cluster", ""],
         vec!["label", "--kubeconfig", kc, "-s", "members", "-C", ""],
         vec!["annotate", "--kubeconfig", kc, "--cluster", ""],
+        vec!["describe", "--kubeconfig", kc, "-s", "members", "-C", ""],
     ] {
         let r = complete(home.path(), &words);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{words:?}");
@@ -88,6 +89,9 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
         let r = complete(home.path(), &[command, "--kubeconfig", kc, "propagation"]);
         assert_eq!(lines(&r), ["propagationpolicies"], "{command}");
     }
+    let r = complete(home.path(), &["describe", "--kubeconfig", kc, "propagation"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(lines(&r), ["propagationpolicies"]);
 }
 
 #[test]

@@ -30,6 +30,7 @@ mod cluster_controller;
 mod cluster_failover;
 mod completion;
 mod cordon_taint;
+mod describe;
 mod failover_etcd;
 mod generated;
 mod get_clusters;

@@ -78,22 +78,30 @@ pub async fn discover(client: &kube::Client) -> Result<Served, kube::Error> {
     let core: APIResourceList = get_json(client, "/api/v1").await?;
     out.extend(core.resources.into_iter().filter_map(|r| Resource::from_api("", "v1", r)));
     let groups: APIGroupList = get_json(client, "/apis").await?;
-    let preferred: Vec<(String, String)> = groups
-        .groups
-        .into_iter()
-        .filter_map(|g| {
-            let version =
-                g.preferred_version.map(|v| v.version).or_else(|| g.versions.first().map(|v| v.version.clone()))?;
-            Some((g.name, version))
-        })
-        .collect();
+    // The preferred version of each group first, then the other versions, whose resources
+    // count only where the preferred one lacks them (`works` is only in work.karmada.io/v1alpha1
+    // while v1alpha2 is preferred), as client-go's `ServerPreferredResources` merges them.
+    let mut versions: Vec<(String, String)> = Vec::new();
+    for g in groups.groups {
+        let preferred =
+            g.preferred_version.map(|v| v.version).or_else(|| g.versions.first().map(|v| v.version.clone()));
+        versions.extend(preferred.iter().map(|v| (g.name.clone(), v.clone())));
+        for v in g.versions {
+            if Some(&v.version) != preferred.as_ref() {
+                versions.push((g.name.clone(), v.version));
+            }
+        }
+    }
     let lists =
-        join_all(preferred.iter().map(|(g, v)| get_json::<APIResourceList>(client, format!("/apis/{g}/{v}")))).await;
-    for ((g, v), list) in preferred.iter().zip(lists) {
+        join_all(versions.iter().map(|(g, v)| get_json::<APIResourceList>(client, format!("/apis/{g}/{v}")))).await;
+    for ((g, v), list) in versions.iter().zip(lists) {
         // A group whose document fails (an unavailable aggregated API) is left out, as kubectl
         // does after warning.
-        if let Ok(list) = list {
-            out.extend(list.resources.into_iter().filter_map(|r| Resource::from_api(g, v, r)));
+        let Ok(list) = list else { continue };
+        for r in list.resources.into_iter().filter_map(|r| Resource::from_api(g, v, r)) {
+            if !out.iter().any(|o| o.group == r.group && o.plural == r.plural) {
+                out.push(r);
+            }
         }
     }
     Ok(Served(out))

@@ -1,0 +1,237 @@
+//! `describe` prints what kubectl 1.33 prints for the same server: the control plane (Karmada's
+//! kinds through the generic describer, core kinds through their own), and a member through
+//! the plane's cluster proxy (`-s members -C`), with the same errors and exit codes.
+
+use crate::common::Run;
+use crate::common::fleet::Fleet;
+
+const OBJECTS: &str = r#"apiVersion: v1
+kind: Namespace
+metadata: {name: team-a, labels: {team: a}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-config
+  namespace: default
+  labels: {app: web, tier: front}
+  annotations: {note: hello, long: "a very long annotation value that kubectl folds onto lines of its own because it is longer than one hundred and forty characters"}
+data: {nginx.conf: "server {\n  listen 80;\n}\n"}
+binaryData: {blob: aGVsbG8=}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-extra, namespace: default, labels: {app: web}}
+data: {mode: fast}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: web-secret, namespace: default}
+type: Opaque
+data: {password: cGFzc3dvcmQ=}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web-sa, namespace: default}
+secrets: [{name: web-secret}, {name: gone}]
+imagePullSecrets: [{name: pull}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec:
+  selector: {app: web}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+  - {name: admin, port: 9000, targetPort: admin, protocol: TCP}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-np, namespace: default}
+spec:
+  type: NodePort
+  ports:
+  - {port: 81}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web-pp, namespace: default}
+spec:
+  resourceSelectors:
+  - {apiVersion: v1, kind: ConfigMap, name: web-config}
+  - {apiVersion: v1, kind: Service, name: web}
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: web-op, namespace: default}
+spec:
+  resourceSelectors:
+  - {apiVersion: v1, kind: ConfigMap, name: web-config}
+  overrideRules:
+  - targetCluster: {clusterNames: [member1]}
+    overriders:
+      labelsOverrider: [{operator: add, value: {where: member}}]
+"#;
+
+/// An event about `web-config` whose times are years in the past.
+fn event(uid: &str) -> String {
+    format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: web-config.1, namespace: default}}
+involvedObject: {{kind: ConfigMap, name: web-config, namespace: default, uid: {uid}, apiVersion: v1}}
+reason: Updated
+message: "config changed "
+type: Normal
+count: 3
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2021-01-01T00:00:00Z"
+source: {{component: config-watcher}}
+"#
+    )
+}
+
+/// Event ages are counted from the moment each command runs, so the two runs may be a second
+/// (or a day) apart: only the ages in event rows are replaced, and those rows' spacing, which
+/// follows the ages' widths. Everything else is compared byte for byte.
+fn normalise(text: &str) -> String {
+    let mut in_events = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line == "Events:" {
+            in_events = true;
+        } else if !line.starts_with("  ") {
+            in_events = false;
+        }
+        if in_events && line.starts_with("  ") {
+            let words: Vec<&str> = line
+                .split_whitespace()
+                .map(|w| {
+                    let bare = w.trim_start_matches("(x");
+                    let is_age = bare.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && bare.chars().all(|c| c.is_ascii_digit() || "smhdy".contains(c))
+                        && !w.starts_with("(x");
+                    if is_age { "AGE" } else { w }
+                })
+                .collect();
+            out.push_str(&format!("  {}\n", words.join(" ")));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Compares one run of each. Controllers may update an object's status between the two reads
+/// (a Cluster's conditions, a Work's status), so a difference is read again a few times before
+/// it counts.
+fn same(fleet: &Fleet, ours: &[&str], theirs: impl Fn() -> Run) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let mine = fleet.karmadactl(ours);
+        let reference = theirs();
+        assert_eq!(mine.code, reference.code, "karmadactl {ours:?}: {}\nkubectl: {}", mine.stderr, reference.stderr);
+        assert_eq!(mine.stderr, reference.stderr, "karmadactl {ours:?}");
+        let (a, b) = (normalise(&mine.stdout), normalise(&reference.stdout));
+        if a == b {
+            return;
+        }
+        last = format!("karmadactl {ours:?}:\n{a}\nkubectl:\n{b}");
+    }
+    panic!("describe differs from kubectl's:\n{last}");
+}
+
+#[test]
+fn the_plane_and_a_member_are_described_as_kubectl_describes_them() {
+    let fleet = Fleet::up(1);
+    fleet.apply(OBJECTS);
+    let uid = fleet.plane(&["get", "cm", "web-config", "-o", "jsonpath={.metadata.uid}"]);
+    fleet.apply(&event(&uid));
+    fleet.wait("web-config and the web Service in member1", || {
+        fleet.get("member1", &["cm", "web-config", "-n", "default"]).ok_or("no ConfigMap")?;
+        fleet.get("member1", &["svc", "web", "-n", "default"]).map(|_| ()).ok_or_else(|| "no Service".into())
+    });
+    let file = fleet.home.path().join("objects.yaml");
+    std::fs::write(&file, OBJECTS).unwrap();
+    let file = file.to_str().unwrap();
+    let plane_cases: &[&[&str]] = &[
+        &["describe", "cluster", "member1"],
+        &["describe", "clusters"],
+        &["describe", "cm", "web-config"],
+        &["describe", "configmaps/web-config", "secret/web-secret"],
+        &["describe", "cm", "web-config", "--show-events=false"],
+        &["describe", "cm", "web"],
+        &["describe", "cm", "-l", "app=web"],
+        &["describe", "secret", "web-secret"],
+        &["describe", "sa", "web-sa"],
+        &["describe", "services"],
+        &["describe", "ns", "team-a"],
+        &["describe", "namespaces"],
+        &["describe", "pp", "web-pp"],
+        &["describe", "overridepolicies"],
+        &["describe", "rb"],
+        &["describe", "works", "-n", "karmada-es-member1"],
+        &["describe", "cm", "-A", "--chunk-size=1"],
+        &["describe", "-f", file],
+        &["describe", "-f", file, "-n", "team-a"],
+        // Failures: kubectl's messages and exit codes, and nothing on stdout.
+        &["describe", "cm", "nope"],
+        &["describe", "cm", "a", "b"],
+        &["describe", "cm", "web-config", "nope"],
+        &["describe", "nope"],
+        &["describe", "cm", "-l", "app=none"],
+    ];
+    for args in plane_cases {
+        same(&fleet, args, || fleet.k("karmada-apiserver", args));
+    }
+    let proxy = fleet.proxy_kubeconfig("member1");
+    let member_cases: &[&[&str]] = &[
+        &["describe", "cm", "web-config"],
+        &["describe", "ns", "default"],
+        &["describe", "svc", "web"],
+        &["describe", "configmaps", "-n", "default"],
+        &["describe", "cm", "nope"],
+    ];
+    for args in member_cases {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+    // The member's copy carries the override: the member was really read, not the plane.
+    let member = fleet.karmadactl(&["describe", "cm", "web-config", "--operation-scope=members", "--cluster=member1"]);
+    assert!(member.stdout.contains("where=member"), "{}", member.stdout);
+    let plane = fleet.karmadactl(&["describe", "cm", "web-config"]);
+    assert!(!plane.stdout.contains("where=member"), "{}", plane.stdout);
+}
+
+#[test]
+fn bad_requests_are_refused_with_upstreams_messages() {
+    let fleet = Fleet::up(1);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["describe"],
+            "error: You must specify the type of resource to describe. Use \"karmadactl api-resources\" for a complete list of supported resources.",
+        ),
+        (&["describe", "cm", "-s", "members"], "error: must specify a member cluster"),
+        (&["describe", "cm", "-s", "members", "-C", "nope"], "error: clusters.cluster.karmada.io \"nope\" not found"),
+        (&["describe", "cm", "-s", "all"], "not support operation scope: all"),
+        (&["describe", "cm", "--chunk-size=-1"], "error: invalid --chunk-size -1: it must be 0 or more"),
+        (&["describe", "cm", "-l", "a=(b"], "error: unable to parse requirement"),
+        (
+            &["describe", "cm", "-f", "/nonexistent/file.yaml"],
+            "error: the path \"/nonexistent/file.yaml\" does not exist",
+        ),
+    ];
+    for (args, want) in cases {
+        let run = fleet.karmadactl(args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?} printed {}", run.stdout);
+        assert!(run.stderr.starts_with("error: ") && run.stderr.contains(want), "{args:?}: {}", run.stderr);
+    }
+    let kustomize = fleet.karmadactl(&["describe", "-k", "."]);
+    assert_eq!(kustomize.code, 2, "{}", kustomize.stderr);
+    assert!(kustomize.stderr.contains("describe -k` is not built yet"), "{}", kustomize.stderr);
+}
