@@ -59,8 +59,10 @@ pub const FLAG_NAMES: [&str; 6] = [
 /// engine flags with a valid value; returns the arguments.
 pub fn check_controller_manager_args(pieces: &[String]) -> anyhow::Result<Vec<String>> {
     use clap::{Args as _, FromArgMatches as _};
-    let args = crate::cmd::init::host::extra_args::parse("karmada-controller-manager-extra-args", pieces)
-        .map_err(|e| UsageError::with_hint(e.to_string(), "write each argument as --name=value, separated by commas."))?;
+    let args =
+        crate::cmd::init::host::extra_args::parse("karmada-controller-manager-extra-args", pieces).map_err(|e| {
+            UsageError::with_hint(e.to_string(), "write each argument as --name=value, separated by commas.")
+        })?;
     for arg in &args {
         let name = arg.trim_start_matches("--").split('=').next().unwrap_or_default();
         if !FLAG_NAMES.contains(&name) {
@@ -72,13 +74,11 @@ pub fn check_controller_manager_args(pieces: &[String]) -> anyhow::Result<Vec<St
         }
     }
     let command = EngineArgs::augment_args(clap::Command::new("karmada-controller-manager").no_binary_name(true));
-    let matches = command
-        .try_get_matches_from(&args)
-        .map_err(|e| {
-            let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-            UsageError::new(format!("--karmada-controller-manager-extra-args: {first}"))
-        })?;
+    let matches = command.try_get_matches_from(&args).map_err(|e| {
+        let rendered = e.render().to_string();
+        let first = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+        UsageError::new(format!("--karmada-controller-manager-extra-args: {first}"))
+    })?;
     EngineArgs::from_arg_matches(&matches)?.config()?;
     Ok(args)
 }

@@ -113,7 +113,10 @@ pub fn run(args: UpArgs, ctx: &Context) -> anyhow::Result<()> {
         "json".into(),
     ];
     if !args.karmada_controller_manager_extra_args.is_empty() {
-        init.push(format!("--karmada-controller-manager-extra-args={}", args.karmada_controller_manager_extra_args.join(",")).into());
+        init.push(
+            format!("--karmada-controller-manager-extra-args={}", args.karmada_controller_manager_extra_args.join(","))
+                .into(),
+        );
     }
     let plane: Reported = run_json(&exe, &init, "init --embedded")?;
 
