@@ -93,7 +93,7 @@ fn quantities_add_and_read_as_numbers() {
          result.n = kube.getResourceQuantity('1500m') result.m = kube.getResourceQuantity('2Ki')",
         json!({}),
     );
-    assert_eq!(got, Ok(json!({"sum": "1500m", "gi": "1536Mi", "tiny": "1n", "n": 1.5, "m": 2048})));
+    assert_eq!(got, Ok(json!({"sum": "1500m", "gi": "1536Mi", "tiny": "1e-9", "n": 1.5, "m": 2048})));
 }
 
 #[test]
