@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::common::fleet::Fleet;
+use crate::common::fleet::{Fleet, Watch, revision};
 
 const NOT_READY: &str = "cluster.karmada.io/not-ready";
 
@@ -147,9 +147,57 @@ fn failover_fleet(extra: &[&str], policy_purge_mode: Option<&str>) -> (Fleet, BT
     (fleet, before)
 }
 
+/// The eviction task from `cluster` as the binding's watch saw it first, and the revision
+/// of the first binding version after it without the task (`None` while it is there).
+fn eviction_task(bindings: &Watch, cluster: &str) -> Option<(Value, Option<u64>)> {
+    let events = bindings.events();
+    let task_of = |rb: &Value| {
+        let tasks = rb["spec"]["gracefulEvictionTasks"].as_array().cloned().unwrap_or_default();
+        tasks.into_iter().find(|t| t["fromCluster"] == cluster)
+    };
+    let first = events.iter().position(|e| task_of(&e["object"]).is_some())?;
+    let task = task_of(&events[first]["object"]).unwrap();
+    let end = events[first..].iter().find(|e| task_of(&e["object"]).is_none()).map(|e| revision(&e["object"]));
+    Some((task, end))
+}
+
+/// The revision at which the Work carrying the Deployment was marked for deletion (or went).
+fn work_deleted_at(works: &Watch) -> Option<u64> {
+    works.events().iter().find_map(|e| {
+        let w = &e["object"];
+        let web = w["spec"]["workload"]["manifests"][0]["metadata"]["name"] == "web";
+        (web && (e["type"] == "DELETED" || w["metadata"]["deletionTimestamp"].is_string())).then(|| revision(w))
+    })
+}
+
+fn binding(fleet: &Fleet) -> Value {
+    fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).expect("the binding")
+}
+
+/// Waits until web is on member1 and member3 only, all of it, ready: returns the assignment.
+fn moved_off_member2(fleet: &Fleet, bindings: &Watch) -> BTreeMap<String, i64> {
+    fleet.wait("member2's share moved to member1 and member3, ready, the eviction over", || {
+        match eviction_task(bindings, "member2") {
+            Some((_, Some(_))) => {}
+            seen => return Err(format!("eviction task not seen ended: {seen:?}")),
+        }
+        let a = assignment(&binding(fleet));
+        if a.contains_key("member2") || a.values().sum::<i64>() != 6 {
+            return Err(format!("{a:?}"));
+        }
+        ready(fleet, "member1")?;
+        ready(fleet, "member3")?;
+        Ok(a)
+    })
+}
+
 #[test]
 fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
     let (fleet, before) = failover_fleet(&[], Some("Gracefully"));
+    // Every version of the binding and of member2's Works is kept: the eviction task may
+    // live for less than one poll (a Deployment is healthy once its replicas are updated).
+    let bindings = fleet.watch("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]);
+    let works = fleet.watch("karmada-apiserver", &["works", "-n", "karmada-es-member2"]);
     fleet.stop_member("member2");
 
     // The policy taints the NotReady cluster and says so on it.
@@ -162,36 +210,12 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
     assert!(events.contains("TaintClusterSucceed"), "{events}");
     assert!(events.contains("{Key:cluster.karmada.io/not-ready,Effect:NoExecute}"), "{events}");
 
-    // The taint manager evicts after the two tolerated seconds. While the eviction task is
-    // there, member2's Work must stay, untouched: each poll reads the Work before the binding,
-    // so a task seen after the Work went would be a Work removed too early.
-    let mut seen_kept = false;
-    let mut task_seen: Option<Value> = None;
-    let after = fleet.wait("member2's share moved to member1 and member3, ready, the eviction over", || {
-        let work = deployment_work(&fleet, "member2");
-        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
-        let tasks = rb["spec"]["gracefulEvictionTasks"].as_array().cloned().unwrap_or_default();
-        if let Some(task) = tasks.iter().find(|t| t["fromCluster"] == "member2") {
-            let kept = work.as_ref().is_some_and(|w| w["metadata"]["deletionTimestamp"].is_null());
-            assert!(kept, "member2's Work removed while its eviction task is still there: {work:?}");
-            seen_kept = true;
-            task_seen = Some(task.clone());
-            return Err(format!("eviction task still there: {task}"));
-        }
-        let a = assignment(&rb);
-        if a.contains_key("member2") || a.values().sum::<i64>() != 6 {
-            return Err(format!("{a:?}"));
-        }
-        for m in ["member1", "member3"] {
-            ready(&fleet, m)?;
-        }
-        if task_seen.is_none() {
-            return Err("no eviction task seen yet".into());
-        }
-        Ok(a)
-    });
-    assert!(seen_kept, "the old Work was seen kept during the eviction");
-    let task = task_seen.unwrap();
+    // The taint manager evicts after the two tolerated seconds; the task ends once the new
+    // copies are healthy, and only then does member2's Work go.
+    let after = moved_off_member2(&fleet, &bindings);
+    let (task, ended) = eviction_task(&bindings, "member2").unwrap();
+    let deleted = fleet.wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
+    assert!(deleted > ended.unwrap(), "member2's Work went at {deleted}, before its eviction task ended at {ended:?}");
     assert_eq!(task["reason"], "TaintUntolerated");
     assert_eq!(task["producer"], "TaintManager");
     assert_eq!(task["purgeMode"], "Gracefully");
@@ -200,8 +224,12 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
         task["message"],
         "evicted from member2: taint cluster.karmada.io/not-ready:NoExecute tolerated for 2s only"
     );
-    assert!(task["creationTimestamp"].is_string(), "{task}");
     assert_eq!(after.keys().collect::<Vec<_>>(), ["member1", "member3"]);
+    let stamped = bindings.events().iter().find_map(|e| {
+        let tasks = e["object"]["spec"]["gracefulEvictionTasks"].as_array().cloned().unwrap_or_default();
+        tasks.into_iter().find(|t| t["fromCluster"] == "member2" && t["creationTimestamp"].is_string())
+    });
+    assert!(stamped.is_some(), "the graceful eviction controller stamps the task's creation time");
     // The eviction's end is recorded on the binding.
     let events =
         fleet.plane(&["get", "events", "-n", "default", "--field-selector", "involvedObject.name=web-deployment"]);
@@ -219,12 +247,15 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
             None => Ok(()),
         }
     });
-    assert!(deployment_work(&fleet, "member2").is_none(), "no Work for member2 left");
+    fleet.wait("no Work for member2 left", || match deployment_work(&fleet, "member2") {
+        Some(w) => Err(format!("{}", w["metadata"])),
+        None => Ok(()),
+    });
 
     // Nothing flaps: the assignment and the members' copies stay as they were.
     for _ in 0..5 {
         std::thread::sleep(std::time::Duration::from_millis(500));
-        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
+        let rb = binding(&fleet);
         assert_eq!(assignment(&rb), after, "the assignment stays");
         assert!(rb["spec"]["gracefulEvictionTasks"].as_array().is_none_or(|t| t.is_empty()), "{rb}");
         assert_eq!(fleet.replicas("member2", "web"), None, "member2 gets no copy back");
@@ -237,37 +268,22 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
 fn a_direct_eviction_removes_the_old_work_at_once() {
     // The flag decides, as the policy sets no purge mode of its own.
     let (fleet, _) = failover_fleet(&["--no-execute-taint-eviction-purge-mode", "Directly"], None);
+    let bindings = fleet.watch("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]);
+    let works = fleet.watch("karmada-apiserver", &["works", "-n", "karmada-es-member2"]);
     fleet.stop_member("member2");
 
-    // While the task is there and the new copies are not yet ready, member2's Work is already
-    // going (it waits only for member2 to come back to remove the copy).
-    fleet.wait("member2's Work deleted while its Directly eviction task is there", || {
-        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
-        let tasks = rb["spec"]["gracefulEvictionTasks"].as_array().cloned().unwrap_or_default();
-        let Some(task) = tasks.iter().find(|t| t["fromCluster"] == "member2") else {
-            return Err(format!("no task yet: {}", rb["spec"]));
-        };
-        assert_eq!(task["purgeMode"], "Directly", "{task}");
-        match deployment_work(&fleet, "member2") {
-            Some(w) if w["metadata"]["deletionTimestamp"].is_null() => Err("member2's Work still kept".into()),
-            _ => Ok(()),
-        }
-    });
-    let after = fleet.wait("the share on member1 and member3, ready", || {
-        let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
-        let a = assignment(&rb);
-        if a.contains_key("member2") || a.values().sum::<i64>() != 6 {
-            return Err(format!("{a:?}"));
-        }
-        ready(&fleet, "member1")?;
-        ready(&fleet, "member3")?;
-        Ok(a)
-    });
+    let after = moved_off_member2(&fleet, &bindings);
+    let (task, ended) = eviction_task(&bindings, "member2").unwrap();
+    assert_eq!(task["purgeMode"], "Directly", "{task}");
+    // member2's Work went while the task was there, not waiting for the new copies; its copy
+    // waits only for member2 to come back.
+    let deleted = fleet.wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
+    assert!(deleted < ended.unwrap(), "member2's Work went at {deleted}, after its eviction task ended at {ended:?}");
+
     fleet.start_member("member2", &["--pod-ready-delay", "4s"]);
     fleet.wait("member2's copy removed", || match fleet.get("member2", &["deployment", "web", "-n", "default"]) {
         Some(_) => Err("web still in member2".into()),
         None => Ok(()),
     });
-    let rb = fleet.get("karmada-apiserver", &["resourcebinding", "web-deployment", "-n", "default"]).unwrap();
-    assert_eq!(assignment(&rb), after);
+    assert_eq!(assignment(&binding(&fleet)), after);
 }

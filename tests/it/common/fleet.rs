@@ -184,6 +184,18 @@ impl Fleet {
         super::run(cmd)
     }
 
+    /// Starts `kubectl get <args> --watch -o json --output-watch-events` in `context`: every
+    /// version of the objects from now on is kept, so a test can tell what happened between
+    /// two of its polls.
+    pub fn watch(&self, context: &str, args: &[&str]) -> Watch {
+        let mut cmd = Command::new(&self.kubectl);
+        let mut files = vec![self.kubeconfig.clone()];
+        files.extend(self.members.iter().map(|(_, k, _)| k.clone()));
+        cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
+        cmd.args(["--context", context, "get"]).args(args).args(["--watch", "-o", "json", "--output-watch-events"]);
+        Watch::start(cmd)
+    }
+
     pub fn plane(&self, args: &[&str]) -> String {
         self.k_ok("karmada-apiserver", args)
     }
@@ -265,4 +277,48 @@ impl Drop for Fleet {
             let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
         }
     }
+}
+
+/// A running `kubectl get --watch` and the events it printed so far; stopped when dropped.
+pub struct Watch {
+    child: std::process::Child,
+    events: std::sync::Arc<std::sync::Mutex<Vec<Value>>>,
+}
+
+impl Watch {
+    fn start(mut cmd: Command) -> Watch {
+        use std::process::Stdio;
+        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("kubectl get --watch");
+        let stdout = child.stdout.take().unwrap();
+        let events = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = events.clone();
+        std::thread::spawn(move || {
+            // kubectl prints one JSON document per event, one after another.
+            for event in serde_json::Deserializer::from_reader(stdout).into_iter::<Value>() {
+                match event {
+                    Ok(e) => sink.lock().unwrap().push(e),
+                    Err(_) => break,
+                }
+            }
+        });
+        Watch { child, events }
+    }
+
+    /// The events so far: `{"type": …, "object": …}`.
+    pub fn events(&self) -> Vec<Value> {
+        self.events.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An object's `metadata.resourceVersion` as a number: the plane's store counts one revision
+/// for all objects, as etcd does, so revisions order changes across objects.
+pub fn revision(object: &Value) -> u64 {
+    object["metadata"]["resourceVersion"].as_str().and_then(|v| v.parse().ok()).expect("a numeric resourceVersion")
 }
