@@ -214,7 +214,8 @@ fn a_stopped_member_s_share_moves_and_stays_moved_when_it_returns() {
     // copies are healthy, and only then does member2's Work go.
     let after = moved_off_member2(&fleet, &bindings);
     let (task, ended) = eviction_task(&bindings, "member2").unwrap();
-    let deleted = fleet.wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
+    let deleted = fleet
+        .wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
     assert!(deleted > ended.unwrap(), "member2's Work went at {deleted}, before its eviction task ended at {ended:?}");
     assert_eq!(task["reason"], "TaintUntolerated");
     assert_eq!(task["producer"], "TaintManager");
@@ -277,7 +278,8 @@ fn a_direct_eviction_removes_the_old_work_at_once() {
     assert_eq!(task["purgeMode"], "Directly", "{task}");
     // member2's Work went while the task was there, not waiting for the new copies; its copy
     // waits only for member2 to come back.
-    let deleted = fleet.wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
+    let deleted = fleet
+        .wait("member2's Work marked for deletion", || work_deleted_at(&works).ok_or_else(|| "not yet".to_string()));
     assert!(deleted < ended.unwrap(), "member2's Work went at {deleted}, after its eviction task ended at {ended:?}");
 
     fleet.start_member("member2", &["--pod-ready-delay", "4s"]);
