@@ -58,6 +58,7 @@ pub(crate) mod scheduling;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
+pub(crate) mod workload_affinity;
 pub(crate) mod workload_rebalancer;
 
 use std::collections::HashMap;
