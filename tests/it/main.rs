@@ -73,4 +73,5 @@ mod store_sqlite;
 mod token;
 mod unjoin;
 mod upstream_crds;
+mod workload_affinity;
 mod workload_rebalancer;

@@ -44,7 +44,7 @@ spec:
     )
 }
 
-fn pp(name: &str, target: &str, clusters: &str, extra: &str) -> String {
+pub(crate) fn pp(name: &str, target: &str, clusters: &str, extra: &str) -> String {
     policy("PropagationPolicy", name, target, clusters, extra)
 }
 
@@ -201,14 +201,14 @@ spec:
 
 /// A plane started with `controlplane serve` flags of the test's choosing (`local up` takes
 /// none), with simulated members joined to it; everything stops when dropped.
-struct GatedFleet {
-    plane: Plane,
+pub(crate) struct GatedFleet {
+    pub(crate) plane: Plane,
     home: tempfile::TempDir,
     members: Vec<(String, PathBuf)>,
 }
 
 impl GatedFleet {
-    fn up(flags: &[&str], members: &[&str]) -> Self {
+    pub(crate) fn up(flags: &[&str], members: &[&str]) -> Self {
         let plane = Plane::start_with(flags);
         let mut fleet = GatedFleet { plane, home: tempfile::tempdir().expect("temp dir"), members: vec![] };
         for name in members {
@@ -239,14 +239,14 @@ impl GatedFleet {
         common::run(cmd)
     }
 
-    fn apply(&self, manifest: &str) {
+    pub(crate) fn apply(&self, manifest: &str) {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let file = self.plane.file(&format!("manifest-{}.yaml", N.fetch_add(1, Ordering::Relaxed)), manifest);
         self.plane.kubectl_ok(&["apply", "-f", file.to_str().unwrap()]);
     }
 
-    fn get(&self, args: &[&str]) -> Option<Value> {
+    pub(crate) fn get(&self, args: &[&str]) -> Option<Value> {
         let mut all = vec!["get"];
         all.extend_from_slice(args);
         all.extend(["-o", "json", "--ignore-not-found"]);
@@ -255,7 +255,7 @@ impl GatedFleet {
     }
 
     /// `spec.replicas` of Deployment `name` in a member, `None` when absent.
-    fn replicas(&self, member: &str, name: &str) -> Option<i64> {
+    pub(crate) fn replicas(&self, member: &str, name: &str) -> Option<i64> {
         let kubeconfig = &self.members.iter().find(|(m, _)| m == member).expect("a member").1;
         let mut cmd = Command::new(common::kubectl_binary("1.33"));
         cmd.arg("--kubeconfig").arg(kubeconfig).arg("--cache-dir").arg(self.home.path().join("cache"));
@@ -268,7 +268,7 @@ impl GatedFleet {
         })
     }
 
-    fn wait_replicas(&self, name: &str, want: &[(&str, Option<i64>)]) {
+    pub(crate) fn wait_replicas(&self, name: &str, want: &[(&str, Option<i64>)]) {
         common::eventually(&format!("deployment {name} spread as {want:?}"), || {
             let seen: Vec<(&str, Option<i64>)> = want.iter().map(|(m, _)| (*m, self.replicas(m, name))).collect();
             (seen == want).then_some(())

@@ -8,7 +8,7 @@ use kube::api::{Api, ApiResource, DynamicObject, PostParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
 
-use karmadactl_karmada_api::work::binding::ResourceBindingSpec;
+use karmadactl_karmada_api::work::binding::{ResourceBindingSpec, TargetCluster};
 use karmadactl_karmada_api::work::binding_status::ResourceBindingStatus;
 use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding};
 use serde_json::Value;
@@ -195,6 +195,18 @@ impl Engine {
     /// Whether the engine's own last write of the binding is newer than the cached `meta`.
     fn wrote_newer(&self, key: &BindingKey, cached: &ObjectMeta) -> bool {
         self.written.lock().unwrap_or_else(|e| e.into_inner()).get(key).is_some_and(|w| ahead_of(w, cached))
+    }
+
+    /// The binding's `spec.clusters` as the engine last knows them: from its own write the
+    /// cache does not show yet, else from the cache.
+    pub(crate) fn newest_targets(&self, cached: &AnyBinding) -> Vec<TargetCluster> {
+        let w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        match w.get(&cached.key()) {
+            Some(written) if ahead_of(written, cached.meta()) => {
+                serde_json::from_value(written.data["spec"]["clusters"].clone()).unwrap_or_default()
+            }
+            _ => cached.spec().clusters.clone().unwrap_or_default(),
+        }
     }
 
     /// The newer of the cached binding and the engine's own last write of it.

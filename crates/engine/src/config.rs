@@ -20,6 +20,9 @@ pub struct FeatureGates {
     /// `StatefulFailoverInjection` (Alpha, off): state read from the failed copy is written
     /// into the new copies' labels (`statePreservation`).
     pub stateful_failover_injection: bool,
+    /// `WorkloadAffinity` (Alpha, off): bindings get `workloadAffinityGroups` from their
+    /// templates' labels and the scheduler co-locates or separates the groups' workloads.
+    pub workload_affinity: bool,
 }
 
 impl Default for FeatureGates {
@@ -29,6 +32,7 @@ impl Default for FeatureGates {
             graceful_eviction: true,
             propagation_policy_preemption: false,
             stateful_failover_injection: false,
+            workload_affinity: false,
         }
     }
 }
@@ -51,8 +55,13 @@ const WITHOUT_EFFECT: &[&str] = &[
 
 impl FeatureGates {
     /// The gate names this engine acts on.
-    pub const NAMES: [&'static str; 4] =
-        ["Failover", "GracefulEviction", "PropagationPolicyPreemption", "StatefulFailoverInjection"];
+    pub const NAMES: [&'static str; 5] = [
+        "Failover",
+        "GracefulEviction",
+        "PropagationPolicyPreemption",
+        "StatefulFailoverInjection",
+        "WorkloadAffinity",
+    ];
 
     /// Applies `--feature-gates` text (`A=true,B=false`) over the defaults, with the messages
     /// of component-base's feature gate parser.
@@ -72,6 +81,7 @@ impl FeatureGates {
                 "GracefulEviction" => gates.graceful_eviction = on,
                 "PropagationPolicyPreemption" => gates.propagation_policy_preemption = on,
                 "StatefulFailoverInjection" => gates.stateful_failover_injection = on,
+                "WorkloadAffinity" => gates.workload_affinity = on,
                 n if WITHOUT_EFFECT.contains(&n) => {}
                 n => return Err(format!("unrecognized feature gate: {n}")),
             }
@@ -143,6 +153,7 @@ mod tests {
         assert_eq!(FeatureGates::parse("").unwrap(), FeatureGates::default());
         let g = FeatureGates::parse("Failover=true, GracefulEviction=false,PropagateDeps=true").unwrap();
         assert!(g.failover && !g.graceful_eviction && !g.propagation_policy_preemption);
+        assert!(!g.workload_affinity && FeatureGates::parse("WorkloadAffinity=true").unwrap().workload_affinity);
     }
 
     #[test]

@@ -22,6 +22,7 @@ use super::interpreted;
 use super::matching::{Candidate, ImplicitPriority, TemplateIdentity, best, policy_priority};
 use super::names;
 use super::preemption;
+use super::workload_affinity;
 use karmadactl_apimachinery::new_uid;
 
 /// The claiming policy of a template.
@@ -469,6 +470,14 @@ async fn ensure_binding(
         conflict_resolution: claim.spec.conflict_resolution,
         suspension: claim.spec.suspension.clone().map(Into::into),
         preserve_resources_on_deletion: claim.spec.preserve_resources_on_deletion,
+        // Upstream names groups for ResourceBindings only, and only with the gate on (an
+        // existing binding's groups go when the gate is off).
+        workload_affinity_groups: match (&key.namespace, engine.config.features.workload_affinity) {
+            (Some(_), true) => claim.spec.placement.as_ref().and_then(|p| {
+                workload_affinity::groups(p, template.metadata.labels.as_ref().unwrap_or(&BTreeMap::new()))
+            }),
+            _ => None,
+        },
         ..existing.as_ref().map(|b| b.spec().clone()).unwrap_or_default()
     };
     let (policy_label, mut annotations) = match &claim.namespace {

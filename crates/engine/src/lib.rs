@@ -67,6 +67,7 @@ pub mod taint_manager;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
+pub(crate) mod workload_affinity;
 pub(crate) mod workload_rebalancer;
 
 use std::collections::HashMap;

@@ -1,6 +1,8 @@
 //! The scheduling controller: runs the scheduler for a binding whose placement, replicas or
 //! fleet changed, and writes the chosen clusters to `spec.clusters` and the outcome to the
-//! `Scheduled` condition (with an Event on failure, worded as upstream's).
+//! `Scheduled` condition (with an Event on failure, worded as upstream's). With the
+//! `WorkloadAffinity` gate, a binding's workload affinity peers' placements are read here and
+//! given to the scheduler, and the peers are scheduled again when the binding moves.
 
 use std::sync::Arc;
 
@@ -14,6 +16,7 @@ use super::bindings::{self, AnyBinding, set_condition};
 use super::context::{BindingKey, Engine};
 use super::events;
 use super::scheduler::{self, AssignmentMode, ScheduleInput};
+use super::workload_affinity;
 
 pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kube::Error> {
     let Some(binding) = engine.binding(key) else {
@@ -32,6 +35,16 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
         return evict_deleting(engine, key, &binding, &clusters, &previous).await;
     }
     let evicting: Vec<&str> = spec.graceful_eviction_tasks.iter().flatten().map(|t| t.from_cluster.as_str()).collect();
+    let groups = match (&key.namespace, &spec.workload_affinity_groups) {
+        (Some(_), Some(groups)) if engine.config.features.workload_affinity => Some(groups),
+        _ => None,
+    };
+    // Held until this binding's decision is written (see GROUP_SCHEDULING).
+    let _turn = match groups {
+        Some(_) => Some(workload_affinity::GROUP_SCHEDULING.lock().await),
+        None => None,
+    };
+    let (peers, peer_keys) = groups.map(|g| workload_affinity::peers(engine, key, g)).unwrap_or_default();
     let input = ScheduleInput {
         placement,
         replicas: spec.replicas.unwrap_or(0),
@@ -43,6 +56,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             binding.status().and_then(|s| s.last_scheduled_time.as_ref()).map(|t| t.0),
         ),
         evicting: &evicting,
+        peers: &peers,
     };
     let generation = binding.meta().generation;
     match scheduler::schedule(&input) {
@@ -57,6 +71,11 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
                     key.api(&engine.client).patch(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
                 generation = written.metadata.generation;
                 engine.remember_binding(key, written);
+                // A peer that found no fit beside (or apart from) this binding's old clusters
+                // may fit now; upstream leaves it to its periodic retry of unschedulable ones.
+                for peer in peer_keys {
+                    engine.queues.schedule.add(peer);
+                }
             }
             let affinity = result.observed_affinity_name.clone();
             bindings::update_status(engine, key, |status| {

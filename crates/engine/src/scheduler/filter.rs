@@ -1,6 +1,6 @@
 //! The filter step: which clusters may hold the binding at all, and why the others may not
-//! (upstream's ClusterEviction, ClusterAffinity, TaintToleration and SpreadConstraint filter
-//! plugins).
+//! (upstream's ClusterEviction, ClusterAffinity, TaintToleration, SpreadConstraint,
+//! WorkloadAffinity and WorkloadAntiAffinity filter plugins).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -12,6 +12,8 @@ use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::placement::{Placement, SpreadByField};
 use karmadactl_karmada_api::policy::selector::ClusterAffinity;
 use karmadactl_karmada_api::work::binding::TargetCluster;
+
+use super::workload_affinity::{self, WorkloadPeers};
 
 /// The clusters that passed every filter, and one reason per cluster that did not.
 pub(super) struct Fit<'a> {
@@ -43,6 +45,7 @@ pub(super) fn find_clusters_that_fit<'a>(
     clusters: &'a [Arc<Cluster>],
     previous: &[TargetCluster],
     evicting: &[&str],
+    peers: &WorkloadPeers,
 ) -> Fit<'a> {
     let mut fit = Fit { feasible: Vec::new(), total: clusters.len(), reasons: Vec::new() };
     for cluster in clusters.iter().map(Arc::as_ref) {
@@ -51,7 +54,7 @@ pub(super) fn find_clusters_that_fit<'a>(
         if cluster.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        match filter(placement, affinity, cluster, previous, evicting) {
+        match filter(placement, affinity, cluster, previous, evicting, peers) {
             Ok(()) => fit.feasible.push(cluster),
             Err(reason) => fit.reasons.push(reason),
         }
@@ -67,6 +70,7 @@ fn filter(
     cluster: &Cluster,
     previous: &[TargetCluster],
     evicting: &[&str],
+    peers: &WorkloadPeers,
 ) -> Result<(), String> {
     if evicting.contains(&cluster_name(cluster)) {
         return Err("cluster(s) is in the process of eviction".into());
@@ -77,7 +81,9 @@ fn filter(
     {
         return Err("cluster(s) did not match the placement cluster affinity constraint".into());
     }
-    spread_properties(placement, cluster)
+    spread_properties(placement, cluster)?;
+    let name = cluster_name(cluster);
+    workload_affinity::filter(peers, name, previous.iter().any(|t| t.name == name))
 }
 
 fn cluster_name(cluster: &Cluster) -> &str {

@@ -6,13 +6,15 @@
 //! * `spread`: which of those are chosen under `spreadConstraints`.
 //! * `estimate`: how many replicas a cluster can still take, from its resource summary.
 //! * `divide`: how the replicas are shared out among the chosen clusters.
+//! * `workload_affinity`: the workload affinity and anti-affinity filters, over the peers'
+//!   placements given in [`ScheduleInput::peers`].
 //!
 //! Where upstream differs, and why:
 //! * Upstream breaks ties among equally weighted clusters at random; here by name.
 //! * `clusterAffinities` are always tried from the first term: the binding's observed affinity
 //!   name is not an input, so a binding returns to its preferred term as soon as it fits.
 //! * The APIEnablement filter is not applied: the resource's kind is not in [`ScheduleInput`].
-//!   Workload affinity, overflow affinities, multi-component replicas, the scheduler-estimator
+//!   Overflow affinities, multi-component replicas, the scheduler-estimator
 //!   and resource models are not implemented.
 //! * Spreading works by any field or label, not only by cluster and region as upstream's does,
 //!   and groups are taken best-first rather than searched as combinations (see `spread`).
@@ -29,6 +31,9 @@ mod filter;
 mod spread;
 #[cfg(test)]
 mod tests;
+mod workload_affinity;
+
+pub use workload_affinity::WorkloadPeers;
 
 use std::sync::Arc;
 
@@ -57,6 +62,8 @@ pub struct ScheduleInput<'a> {
     /// ClusterEviction filter keeps them out until the eviction is over.
     pub evicting: &'a [&'a str],
     pub mode: AssignmentMode,
+    /// Where the binding's workload affinity peers are (empty when it has none).
+    pub peers: &'a WorkloadPeers,
 }
 
 /// How replicas are assigned when the binding was scheduled before, as upstream names it.
@@ -133,7 +140,14 @@ fn schedule_with(
     let placement = input.placement;
     let fail = |message: String| ScheduleError { message };
 
-    let fit = filter::find_clusters_that_fit(placement, affinity, input.clusters, input.previous, input.evicting);
+    let fit = filter::find_clusters_that_fit(
+        placement,
+        affinity,
+        input.clusters,
+        input.previous,
+        input.evicting,
+        input.peers,
+    );
     if fit.feasible.is_empty() {
         return Err(fail(fit.error_message()));
     }

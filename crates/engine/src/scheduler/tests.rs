@@ -12,7 +12,7 @@ use karmadactl_karmada_api::work::binding::TargetCluster;
 use karmadactl_karmada_api::work::replicas::ReplicaRequirements;
 use serde_json::json;
 
-use super::{AssignmentMode, ScheduleError, ScheduleInput, ScheduleResult, schedule};
+use super::{AssignmentMode, ScheduleError, ScheduleInput, ScheduleResult, WorkloadPeers, schedule};
 
 fn cluster(name: &str) -> Cluster {
     Cluster::new(
@@ -127,6 +127,7 @@ fn run_in(
         previous,
         evicting: &[],
         mode,
+        peers: &WorkloadPeers::default(),
     })
 }
 
@@ -287,6 +288,7 @@ fn clusters_being_evicted_from_are_filtered_out() {
             previous: kept,
             evicting,
             mode: AssignmentMode::Steady,
+            peers: &WorkloadPeers::default(),
         })
     };
     let moved = input(&["b"]).unwrap();
@@ -703,4 +705,42 @@ fn the_same_input_in_any_order_gives_the_same_result() {
         sorted.sort();
         assert_eq!(names, sorted);
     }
+}
+
+#[test]
+fn workload_peers_narrow_the_clusters_and_explain_a_refusal() {
+    let clusters: Vec<Arc<Cluster>> = [cluster("a"), cluster("b"), cluster("c")].into_iter().map(Arc::new).collect();
+    let p = Placement::default();
+    let with = |peers: &WorkloadPeers, previous: &[TargetCluster]| {
+        schedule(&ScheduleInput {
+            placement: &p,
+            replicas: 0,
+            replica_requirements: None,
+            clusters: &clusters,
+            previous,
+            evicting: &[],
+            mode: AssignmentMode::Steady,
+            peers,
+        })
+    };
+    let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect();
+    let whole = |list: &[&str]| list.iter().map(|n| (n.to_string(), None)).collect::<Vec<_>>();
+
+    let together = WorkloadPeers { affinity: vec![names(&["b", "c"]), names(&["c"])], ..Default::default() };
+    assert_eq!(split(with(&together, &[])), whole(&["c"]));
+
+    let apart = WorkloadPeers { anti_affinity: names(&["a", "b", "c"]), ..Default::default() };
+    assert_eq!(
+        message(with(&apart, &[])),
+        "0/3 clusters are available: 3 cluster already has workload with the same anti-affinity group."
+    );
+    // A cluster the binding already uses stays; the others are still kept out.
+    assert_eq!(split(with(&apart, &previous(&[("a", 1)]))), whole(&["a"]));
+
+    let nowhere = WorkloadPeers { affinity: vec![names(&["a", "c"]), names(&["c"])], anti_affinity: names(&["c"]) };
+    assert_eq!(
+        message(with(&nowhere, &[])),
+        "0/3 clusters are available: 1 cluster already has workload with the same anti-affinity group, \
+         2 ResourceBinding with the same affinity group does not target this cluster."
+    );
 }
