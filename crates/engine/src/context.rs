@@ -70,6 +70,8 @@ pub struct Queues {
     pub execute: Arc<Queue<WorkKey>>,
     pub work_status: Arc<Queue<WorkKey>>,
     pub namespace_sync: Arc<Queue<String>>,
+    /// Bindings with application failover.
+    pub application_failover: Arc<Queue<BindingKey>>,
 }
 
 /// Which clusters this engine executes Works for.

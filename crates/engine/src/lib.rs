@@ -18,6 +18,9 @@
 //!   cluster.
 //! * `execution` (the execution controller): Works → objects in Push members; with
 //!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `application_failover` (the application failover controllers): bindings whose workload
+//!   stays unhealthy on a cluster → an eviction task for that cluster, with `state_preservation`
+//!   carrying state to the new clusters.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
 //! * `interpreter_config` (the declarative config manager): the plane's
@@ -32,6 +35,7 @@
 //! its pure parts (generated names, the dependencies distributor's rules, readiness).
 
 pub mod agent;
+pub(crate) mod application_failover;
 pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
@@ -52,6 +56,7 @@ pub(crate) mod overrides;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
+pub mod state_preservation;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
@@ -96,6 +101,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         execute: Queue::new(),
         work_status: Queue::new(),
         namespace_sync: Queue::new(),
+        application_failover: Queue::new(),
     };
     let mut tasks = vec![];
 
@@ -232,6 +238,16 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
     }
+    // One worker: a pass reads the caches and only now and then writes a binding.
+    let unhealthy_since = Arc::new(application_failover::UnhealthySince::default());
+    workers.push(worker(
+        &engine,
+        |e| e.queues.application_failover.clone(),
+        move |e, k| {
+            let since = unhealthy_since.clone();
+            async move { application_failover::reconcile(&e, &since, &k).await }
+        },
+    ));
     workers.extend(execution_workers(&engine));
     workers.push(worker(
         &engine,
