@@ -20,6 +20,8 @@ pub struct Fleet {
     cache: tempfile::TempDir,
     /// Members registered in Pull mode: (name, kubeconfig, agent directory).
     pull: std::sync::Mutex<Vec<(String, PathBuf, PathBuf)>>,
+    /// The plane and members of [`Fleet::with_plane_flags`], stopped when dropped.
+    servers: Vec<super::plane::Plane>,
 }
 
 impl Fleet {
@@ -40,7 +42,60 @@ impl Fleet {
             kubectl: super::kubectl_binary("1.33"),
             cache: tempfile::tempdir().unwrap(),
             pull: Default::default(),
+            servers: vec![],
         }
+    }
+
+    /// A fleet whose plane runs with extra `controlplane serve` flags (feature gates, say),
+    /// which `local up` does not pass: the plane and `members` simulated members
+    /// (`--profile kubernetes --simulate-workloads`) are servers of their own, joined in Push
+    /// mode, with one kubeconfig holding a context per cluster as `local up` writes it.
+    pub fn with_plane_flags(members: usize, flags: &[&str]) -> Fleet {
+        use super::plane::Plane;
+        let home = tempfile::tempdir().expect("temp dir");
+        let plane = Plane::start_with(flags);
+        let mut servers = vec![];
+        let mut kubeconfigs = vec![plane.kubeconfig.clone()];
+        for i in 1..=members {
+            let name = format!("member{i}");
+            let member =
+                Plane::start_with(&["--profile", "kubernetes", "--simulate-workloads", "--kubeconfig-context", &name]);
+            let mut cmd = super::karmadactl(home.path());
+            cmd.args(["join", &name, "--kubeconfig"])
+                .arg(&plane.kubeconfig)
+                .arg("--cluster-kubeconfig")
+                .arg(&member.kubeconfig);
+            let run = super::run(cmd);
+            assert_eq!(run.code, 0, "join {name}:\n{}\n{}", run.stdout, run.stderr);
+            kubeconfigs.push(member.kubeconfig.clone());
+            servers.push(member);
+        }
+        servers.push(plane);
+        let kubectl = super::kubectl_binary("1.33");
+        let cache = tempfile::tempdir().unwrap();
+        let merged = std::process::Command::new(&kubectl)
+            .env("KUBECONFIG", std::env::join_paths(&kubeconfigs).unwrap())
+            .args(["config", "view", "--flatten", "--raw"])
+            .output()
+            .expect("kubectl runs");
+        assert!(merged.status.success(), "kubectl config view: {}", String::from_utf8_lossy(&merged.stderr));
+        let kubeconfig = home.path().join("kubeconfig");
+        std::fs::write(&kubeconfig, &merged.stdout).unwrap();
+        let dir = home.path().join("no-playground");
+        let fleet = Fleet { home, dir, kubeconfig, kubectl, cache, pull: Default::default(), servers };
+        for i in 1..=members {
+            let name = format!("member{i}");
+            fleet.wait(&format!("cluster {name} Ready"), || {
+                let c = fleet.get("karmada-apiserver", &["cluster", &name]).unwrap_or_default();
+                let ready = c["status"]["conditions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["type"] == "Ready" && c["status"] == "True");
+                if ready { Ok(()) } else { Err(c["status"].to_string()) }
+            });
+        }
+        fleet
     }
 
     /// Starts one more simulated member and registers it in Pull mode with a local agent, as a
@@ -74,13 +129,18 @@ impl Fleet {
 
     /// kubectl in `context` (`karmada-apiserver` is the plane).
     pub fn k(&self, context: &str, args: &[&str]) -> Run {
+        super::run(self.k_command(context, args))
+    }
+
+    /// The kubectl command [`Fleet::k`] runs, to spawn (a watch, say).
+    pub fn k_command(&self, context: &str, args: &[&str]) -> Command {
         let mut cmd = Command::new(&self.kubectl);
         // Pull members have kubeconfigs of their own; KUBECONFIG merges them with the fleet's.
         let mut files = vec![self.kubeconfig.clone()];
         files.extend(self.pull.lock().unwrap().iter().map(|(_, k, _)| k.clone()));
         cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
         cmd.args(["--context", context]).args(args);
-        super::run(cmd)
+        cmd
     }
 
     pub fn k_ok(&self, context: &str, args: &[&str]) -> String {
@@ -183,6 +243,9 @@ impl Drop for Fleet {
             let data = self.home.path().join(format!("pull-{name}"));
             let _ = self.karmadactl(&["local", "member", "stop", name, "--data-dir", data.to_str().unwrap()]);
         }
-        let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+        // The servers of `with_plane_flags` stop as they are dropped; there is no playground.
+        if self.servers.is_empty() {
+            let _ = self.karmadactl(&["local", "down", "--force", "--data-dir", self.dir.to_str().unwrap()]);
+        }
     }
 }
