@@ -78,6 +78,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
             work_status: Queue::new(),
             namespace_sync: Queue::new(),
             application_failover: Queue::new(),
+            graceful_eviction: Queue::new(),
         },
         templates: Mutex::new(HashMap::new()),
         starting: Mutex::new(Default::default()),

@@ -72,6 +72,8 @@ pub struct Queues {
     pub namespace_sync: Arc<Queue<String>>,
     /// Bindings with application failover.
     pub application_failover: Arc<Queue<BindingKey>>,
+    /// Bindings with eviction tasks (served only with the `GracefulEviction` gate).
+    pub graceful_eviction: Arc<Queue<BindingKey>>,
 }
 
 /// Which clusters this engine executes Works for.

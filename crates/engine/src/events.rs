@@ -8,8 +8,24 @@ use kube::api::{Api, PostParams};
 use super::bindings::AnyBinding;
 use super::context::Engine;
 
-/// A Warning on the binding and on its template.
+/// Event types.
+pub const NORMAL: &str = "Normal";
+pub const WARNING: &str = "Warning";
+
+/// A Warning from the scheduler on the binding and on its template.
 pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, message: &str) {
+    record_binding(engine, binding, WARNING, "karmada-scheduler", reason, message).await;
+}
+
+/// An Event of `type_` from `component` on the binding and on its template.
+pub async fn record_binding(
+    engine: &Engine,
+    binding: &AnyBinding,
+    type_: &str,
+    component: &str,
+    reason: &str,
+    message: &str,
+) {
     let b = binding.to_json();
     let r = &binding.spec().resource;
     let targets = [
@@ -31,19 +47,26 @@ pub async fn warn_binding(engine: &Engine, binding: &AnyBinding, reason: &str, m
         },
     ];
     for target in targets {
-        warn(engine, target, "karmada-scheduler", reason, message).await;
+        record(engine, target, type_, component, reason, message).await;
     }
 }
 
 /// A Warning from the resource detector on a template.
 pub async fn warn_template(engine: &Engine, template: ObjectReference, reason: &str, message: &str) {
-    warn(engine, template, "resource-detector", reason, message).await;
+    record(engine, template, WARNING, "resource-detector", reason, message).await;
 }
 
-/// A Warning about `target`, recorded by `component`. A key that keeps failing would record
+/// An Event of `type_` about `target`, recorded by `component`. A key that keeps failing would record
 /// one Event per retry; as kube's event correlator counts repeats rather than storing them,
 /// there is one Event per object and reason, its count and message brought up to date.
-async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason: &str, message: &str) {
+pub(crate) async fn record(
+    engine: &Engine,
+    target: ObjectReference,
+    type_: &str,
+    component: &str,
+    reason: &str,
+    message: &str,
+) {
     let namespace = target.namespace.clone().unwrap_or_else(|| "default".into());
     let now = Time(jiff::Timestamp::now());
     let event = Event {
@@ -55,7 +78,7 @@ async fn warn(engine: &Engine, target: ObjectReference, component: &str, reason:
         involved_object: target,
         reason: Some(reason.into()),
         message: Some(message.into()),
-        type_: Some("Warning".into()),
+        type_: Some(type_.into()),
         count: Some(1),
         first_timestamp: Some(now.clone()),
         last_timestamp: Some(now),

@@ -21,6 +21,12 @@
 //! * `application_failover` (the application failover controllers): bindings whose workload
 //!   stays unhealthy on a cluster → an eviction task for that cluster, with `state_preservation`
 //!   carrying state to the new clusters.
+//! * `cluster_taint_policy` (the ClusterTaintPolicy controller): Clusters' conditions ×
+//!   ClusterTaintPolicies → taints on the Clusters.
+//! * `taint_manager` (the NoExecute taint manager): bindings on clusters with NoExecute taints
+//!   they do not tolerate → eviction tasks and a new schedule.
+//! * `graceful_eviction` (the graceful eviction controllers): ends a binding's eviction tasks
+//!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
 //! * `interpreter_config` (the declarative config manager): the plane's
@@ -40,6 +46,7 @@ pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
+pub mod cluster_taint_policy;
 pub mod config;
 pub(crate) mod context;
 pub mod dependencies_distributor;
@@ -47,6 +54,7 @@ pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
 pub mod execution;
+pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
 pub(crate) mod matching;
@@ -57,6 +65,7 @@ pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
 pub mod state_preservation;
+pub mod taint_manager;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
 pub(crate) mod work_index;
@@ -102,6 +111,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         work_status: Queue::new(),
         namespace_sync: Queue::new(),
         application_failover: Queue::new(),
+        graceful_eviction: Queue::new(),
     };
     let mut tasks = vec![];
 
@@ -248,6 +258,19 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             async move { application_failover::reconcile(&e, &since, &k).await }
         },
     ));
+    if engine.config.features.graceful_eviction {
+        workers.push(worker(
+            &engine,
+            |e| e.queues.graceful_eviction.clone(),
+            |e, k| async move { graceful_eviction::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+        ));
+    }
+    if engine.config.features.failover {
+        workers.push(cluster_taint_policy::start(&engine));
+    }
+    if engine.config.failover.taint_manager_runs(&engine.config.features) {
+        workers.extend(taint_manager::start(&engine));
+    }
     workers.extend(execution_workers(&engine));
     workers.push(worker(
         &engine,

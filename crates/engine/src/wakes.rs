@@ -7,7 +7,7 @@
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
 //! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]) |
 //! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding |
-//! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind); `application_failover`: that binding, when it has application failover |
+//! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind); `graceful_eviction`: that binding, when it has eviction tasks; `application_failover`: that binding, when it has application failover |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
 //!
@@ -102,6 +102,11 @@ pub(super) fn on_binding(engine: &Arc<Engine>, b: &AnyBinding) {
     let key = b.key();
     engine.queues.schedule.add(key.clone());
     engine.queues.binding.add(key.clone());
+    if engine.config.features.graceful_eviction
+        && b.spec().graceful_eviction_tasks.as_ref().is_some_and(|t| !t.is_empty())
+    {
+        engine.queues.graceful_eviction.add(key.clone());
+    }
     if b.spec().failover.as_ref().is_some_and(|f| f.application.is_some()) {
         engine.queues.application_failover.add(key.clone());
     }

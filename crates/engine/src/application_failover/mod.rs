@@ -22,6 +22,8 @@ pub use decision::UnhealthySince;
 use super::bindings::AnyBinding;
 use super::context::{BindingKey, Engine};
 use super::error::ReconcileError;
+use super::events;
+use super::graceful_eviction::EVICT_FAILED;
 
 pub async fn reconcile(engine: &Arc<Engine>, since: &UnhealthySince, key: &BindingKey) -> Result<(), ReconcileError> {
     let Some(binding) = engine.binding(key) else {
@@ -68,7 +70,7 @@ pub async fn reconcile(engine: &Arc<Engine>, since: &UnhealthySince, key: &Bindi
             Ok(written) => engine.remember_binding(key, written),
             Err(e) => {
                 for cluster in &failed {
-                    evict_failed_event(engine, &binding, cluster).await;
+                    evict_failed_event(engine, key, &binding, cluster).await;
                 }
                 return Err(e.into());
             }
@@ -106,8 +108,9 @@ fn producer(key: &BindingKey) -> &'static str {
     if key.namespace.is_some() { PRODUCER_RB_APPLICATION_FAILOVER } else { PRODUCER_CRB_APPLICATION_FAILOVER }
 }
 
-/// Upstream's `EmitClusterEvictionEventFor(Cluster)ResourceBinding` on a failed write.
-async fn evict_failed_event(engine: &Engine, binding: &AnyBinding, cluster: &str) {
+/// Upstream's `EmitClusterEvictionEventFor(Cluster)ResourceBinding` on a failed write, recorded
+/// by the controller (upstream records nothing when the write succeeds).
+async fn evict_failed_event(engine: &Engine, key: &BindingKey, binding: &AnyBinding, cluster: &str) {
     let message = format!("Evict from cluster {cluster} failed.");
-    super::events::warn_binding(engine, binding, "EvictWorkloadFromClusterFailed", &message).await;
+    events::record_binding(engine, binding, events::WARNING, producer(key), EVICT_FAILED, &message).await;
 }

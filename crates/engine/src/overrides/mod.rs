@@ -18,6 +18,7 @@ use serde_json::Value;
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::overrides::{OverrideSpec, Overriders};
 use select::Resource;
+pub(crate) use select::cluster_matches;
 
 /// One override policy as the engine sees it.
 pub struct OverrideSource<'a> {

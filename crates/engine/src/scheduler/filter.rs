@@ -108,7 +108,7 @@ fn taint_toleration(placement: &Placement, cluster: &Cluster, previous: &[Target
 
 /// Toleration.ToleratesTaint: an empty effect or key matches any; `Exists` ignores the value,
 /// `Equal` (the default) compares it.
-fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
+pub(crate) fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     let effect = toleration.effect.as_deref().unwrap_or_default();
     if !effect.is_empty() && effect != taint.effect {
         return false;

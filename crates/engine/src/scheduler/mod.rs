@@ -29,6 +29,8 @@ mod tests;
 
 use std::sync::Arc;
 
+pub(crate) use filter::tolerates;
+
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::placement::{Placement, ReplicaDivisionPreference, ReplicaSchedulingType};
 use karmadactl_karmada_api::policy::selector::ClusterAffinity;
