@@ -6,50 +6,16 @@
 
 use serde_json::Value;
 
-use crate::common::fleet::Fleet;
+use crate::common::fleet::{Fleet, deployment, policy};
 
 const KNOB: &str = "simulation.karmadactl.io/pods-ready";
 
-fn deployment(name: &str, replicas: i64) -> String {
-    format!(
-        "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {name}
-  namespace: default
-spec:
-  replicas: {replicas}
-  selector:
-    matchLabels: {{app: {name}}}
-  template:
-    metadata:
-      labels: {{app: {name}}}
-    spec:
-      containers:
-      - name: app
-        image: nginx
-"
-    )
-}
-
-/// A policy for one Deployment with application failover (`failover` indented under `spec`).
-fn policy(name: &str, placement: &str, failover: &str) -> String {
-    format!(
-        "apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: {name}
-  namespace: default
-spec:
-  propagateDeps: true
-  resourceSelectors:
-  - apiVersion: apps/v1
-    kind: Deployment
-    name: {name}
-  placement:
-    clusterAffinity:
-      clusterNames: [member1, member2, member3]
-{placement}  failover:
+/// A policy for one Deployment with application failover (`placement` indented under
+/// `placement`, `failover` under `application`).
+fn failover_policy(name: &str, placement: &str, failover: &str) -> String {
+    let placement = format!(
+        "{placement}  propagateDeps: true
+  failover:
     application:
       decisionConditions:
         tolerationSeconds: 2
@@ -58,7 +24,8 @@ spec:
         - aliasLabelName: failover.example/replicas
           jsonPath: \"{{.replicas}}\"
 "
-    )
+    );
+    policy(name, name, &placement)
 }
 
 fn fleet() -> Fleet {
@@ -97,26 +64,36 @@ fn break_copy(fleet: &Fleet, member: &str, name: &str) {
     fleet.k_ok(member, &["annotate", "deployment", name, "-n", "default", &format!("{KNOB}=false")]);
 }
 
-/// The binding's only eviction task, once there is one.
-fn eviction_task(fleet: &Fleet, name: &str) -> Value {
-    fleet.wait(&format!("an eviction task on {name}"), || {
-        let rb = binding(fleet, name);
-        match rb["spec"]["gracefulEvictionTasks"].as_array() {
-            Some(tasks) if tasks.len() == 1 => Ok(tasks[0].clone()),
-            _ => Err(rb["spec"].to_string()),
+/// Watches the binding from now on: the first eviction task it gets. A task may be over (and
+/// gone) before a poll would see it, so every version of the binding is looked at.
+fn watch_eviction_task(fleet: &Fleet, name: &str) -> impl FnOnce() -> Value {
+    let binding = format!("{name}-deployment");
+    let versions = watch(fleet, "karmada-apiserver", "resourcebindings", &binding, "{.spec.gracefulEvictionTasks}");
+    move || loop {
+        let line = versions.recv_timeout(std::time::Duration::from_secs(60)).expect("an eviction task within 60 s");
+        if let Ok(Value::Array(tasks)) = serde_json::from_str::<Value>(&line)
+            && let Some(first) = tasks.into_iter().next()
+        {
+            return first;
         }
-    })
+    }
 }
 
-/// The label's value (empty when unset) on every version of the Deployment in `member`, from
-/// a watch started now; the watch ends with the test.
-fn watch_label(fleet: &Fleet, member: &str, name: &str, escaped_key: &str) -> std::sync::mpsc::Receiver<String> {
+/// `template` (a JSONPath) of every version of the named object in `default`, one line each,
+/// from a watch started now; the watch ends with the test's servers.
+fn watch(
+    fleet: &Fleet,
+    context: &str,
+    resource: &str,
+    name: &str,
+    template: &str,
+) -> std::sync::mpsc::Receiver<String> {
     use std::io::BufRead;
-    let template = format!("jsonpath={{.metadata.labels.{escaped_key}}}{{\"\\n\"}}");
+    let output = format!("jsonpath={template}{{\"\\n\"}}");
     let selector = format!("metadata.name={name}");
-    let args = ["get", "deployments", "-n", "default", "--field-selector", &selector, "--watch", "-o", &template];
+    let args = ["get", resource, "-n", "default", "--field-selector", &selector, "--watch", "-o", &output];
     let mut child = fleet
-        .k_command(member, &args)
+        .k_command(context, &args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -143,10 +120,12 @@ fn label(fleet: &Fleet, member: &str, name: &str, key: &str) -> Option<String> {
 #[test]
 fn an_unhealthy_copy_moves_and_the_old_one_goes_once_the_new_ones_are_healthy() {
     let fleet = fleet();
-    fleet.apply(&deployment("web", 6));
-    fleet.apply(&policy(
+    fleet.apply(&deployment("web", 6, ""));
+    fleet.apply(&failover_policy(
         "web",
-        "    replicaScheduling:
+        "    clusterAffinity:
+      clusterNames: [member1, member2, member3]
+    replicaScheduling:
       replicaSchedulingType: Divided
       replicaDivisionPreference: Weighted
       weightPreference:
@@ -159,8 +138,9 @@ fn an_unhealthy_copy_moves_and_the_old_one_goes_once_the_new_ones_are_healthy() 
     // Healthy everywhere: nothing is evicted.
     assert!(binding(&fleet, "web")["spec"]["gracefulEvictionTasks"].is_null());
 
+    let first_task = watch_eviction_task(&fleet, "web");
     break_copy(&fleet, "member2", "web");
-    let task = eviction_task(&fleet, "web");
+    let task = first_task();
     assert_eq!(task["fromCluster"], "member2");
     assert_eq!(task["reason"], "ApplicationFailure");
     assert_eq!(task["producer"], "resource-binding-application-failover-controller");
@@ -202,12 +182,17 @@ fn an_unhealthy_copy_moves_and_the_old_one_goes_once_the_new_ones_are_healthy() 
 #[test]
 fn a_directly_purged_copy_passes_its_state_on_and_purge_mode_never_keeps_the_old_copy() {
     let fleet = fleet();
-    // One cluster at a time: the first by name, member1.
-    let one_cluster = "    spreadConstraints:\n    - spreadByField: cluster\n      maxGroups: 1\n      minGroups: 1\n";
-    fleet.apply(&deployment("db", 2));
-    fleet.apply(&policy("db", one_cluster, "      purgeMode: Directly\n"));
-    fleet.apply(&deployment("cache", 1));
-    fleet.apply(&policy("cache", one_cluster, "      purgeMode: Never\n"));
+    // One cluster at a time: member1, or member2 when member1 cannot be chosen.
+    let one_cluster = "    clusterAffinities:
+    - affinityName: first
+      clusterNames: [member1]
+    - affinityName: second
+      clusterNames: [member2]
+";
+    fleet.apply(&deployment("db", 2, ""));
+    fleet.apply(&failover_policy("db", one_cluster, "      purgeMode: Directly\n"));
+    fleet.apply(&deployment("cache", 1, ""));
+    fleet.apply(&failover_policy("cache", one_cluster, "      purgeMode: Never\n"));
     fleet.wait_replicas("db", &[("member1", Some(2)), ("member2", None), ("member3", None)]);
     fleet.wait_replicas("cache", &[("member1", Some(1)), ("member2", None), ("member3", None)]);
     wait_healthy(&fleet, "db", &["member1"]);
@@ -218,9 +203,11 @@ fn a_directly_purged_copy_passes_its_state_on_and_purge_mode_never_keeps_the_old
     // Directly: the old copy goes at once, and the new cluster's copy carries the state. The
     // label lasts as long as the eviction task, which goes once the new copy is healthy, so
     // member2's copies are watched from before the failover and every version is seen.
-    let labels_in_member2 = watch_label(&fleet, "member2", "db", "failover\\.example/replicas");
+    let labels_in_member2 =
+        watch(&fleet, "member2", "deployments", "db", "{.metadata.labels.failover\\.example/replicas}");
+    let first_task = watch_eviction_task(&fleet, "db");
     break_copy(&fleet, "member1", "db");
-    let task = eviction_task(&fleet, "db");
+    let task = first_task();
     assert_eq!((task["fromCluster"].as_str(), task["purgeMode"].as_str()), (Some("member1"), Some("Directly")));
     assert_eq!(task["reason"], "ApplicationFailure");
     assert_eq!(task["preservedLabelState"]["failover.example/replicas"], "2");
@@ -229,12 +216,12 @@ fn a_directly_purged_copy_passes_its_state_on_and_purge_mode_never_keeps_the_old
     assert_eq!(first, "2", "member2's copy was created with the preserved state");
 
     // Never: the old copy stays, even once the new one is healthy.
+    let first_task = watch_eviction_task(&fleet, "cache");
     break_copy(&fleet, "member1", "cache");
-    let task = eviction_task(&fleet, "cache");
+    let task = first_task();
     assert_eq!((task["fromCluster"].as_str(), task["purgeMode"].as_str()), (Some("member1"), Some("Never")));
     assert_eq!(task["suppressDeletion"], true);
-    // The member with more room left takes it (member2 runs db by now, unless its capacity
-    // report is older than that).
+    // The second affinity term takes it: member2.
     let new = fleet.wait("cache scheduled to another member", || match targets(&binding(&fleet, "cache")).as_slice() {
         [(name, 1)] if name != "member1" => Ok(name.clone()),
         other => Err(format!("{other:?}")),

@@ -85,6 +85,7 @@ impl Fleet {
         let fleet = Fleet { home, dir, kubeconfig, kubectl, cache, pull: Default::default(), servers };
         for i in 1..=members {
             let name = format!("member{i}");
+            // Ready, untainted and with its capacity reported, so placements see every member.
             fleet.wait(&format!("cluster {name} Ready"), || {
                 let c = fleet.get("karmada-apiserver", &["cluster", &name]).unwrap_or_default();
                 let ready = c["status"]["conditions"]
@@ -92,7 +93,9 @@ impl Fleet {
                     .into_iter()
                     .flatten()
                     .any(|c| c["type"] == "Ready" && c["status"] == "True");
-                if ready { Ok(()) } else { Err(c["status"].to_string()) }
+                let untainted = c["spec"]["taints"].as_array().is_none_or(Vec::is_empty);
+                let capacity = c["status"]["resourceSummary"]["allocatable"].is_object();
+                if ready && untainted && capacity { Ok(()) } else { Err(c.to_string()) }
             });
         }
         fleet
@@ -226,6 +229,50 @@ impl Fleet {
             if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
         });
     }
+}
+
+/// A Deployment in `default` for the fleet tests to propagate (`labels`: more `, key: value`
+/// pairs after `app: <name>`).
+pub fn deployment(name: &str, replicas: i64, labels: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: default
+  labels: {{app: {name}{labels}}}
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels: {{app: {name}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+    spec:
+      containers:
+      - name: {name}
+        image: nginx
+"
+    )
+}
+
+/// A PropagationPolicy in `default` for the Deployment `target`; `placement` is indented under
+/// `placement:` and may end with more `spec` fields indented by two.
+pub fn policy(name: &str, target: &str, placement: &str) -> String {
+    format!(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: {target}
+  placement:
+{placement}"
+    )
 }
 
 fn next_file() -> u64 {
