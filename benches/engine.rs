@@ -25,7 +25,7 @@ use kube::api::{Api, PostParams};
 use kube::runtime::watcher;
 use serde_json::json;
 
-use karmadactl_engine::scheduler::{ScheduleInput, schedule};
+use karmadactl_engine::scheduler::{ScheduleInput, WorkloadPeers, schedule};
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::policy::placement::Placement;
 
@@ -89,6 +89,7 @@ fn scheduler_throughput() -> (Vec<(&'static str, f64)>, f64) {
                 previous: &[],
                 mode: Default::default(),
                 evicting: &[],
+                peers: &WorkloadPeers::default(),
             };
             std::hint::black_box(schedule(&input).expect("schedulable"));
         }

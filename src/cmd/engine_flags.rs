@@ -11,7 +11,8 @@ use crate::error::UsageError;
 pub struct EngineArgs {
     /// Feature gates as key=value pairs, e.g. Failover=true,PropagationPolicyPreemption=true.
     /// Acted on: Failover (default false), GracefulEviction (default true),
-    /// PropagationPolicyPreemption (default false), StatefulFailoverInjection (default false).
+    /// PropagationPolicyPreemption (default false), StatefulFailoverInjection (default false),
+    /// WorkloadAffinity (default false).
     /// Upstream's other gates are accepted and have no effect.
     #[arg(long, default_value = "", value_name = "GATES", hide_default_value = true)]
     pub feature_gates: String,

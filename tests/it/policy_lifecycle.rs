@@ -19,7 +19,7 @@ const CPP_ID: &str = "clusterpropagationpolicy.karmada.io/permanent-id";
 const CPP_NAME: &str = "clusterpropagationpolicy.karmada.io/name";
 
 fn deployment(name: &str, replicas: i64) -> String {
-    crate::propagation::deployment(name, replicas, "")
+    crate::common::fleet::deployment(name, replicas, "")
 }
 
 /// A (Cluster)PropagationPolicy selecting Deployment `target` (by name, or every Deployment

@@ -4,48 +4,7 @@
 //! policies to the plane, and the member clusters' own API servers checked for what arrived.
 
 use crate::common;
-use crate::common::fleet::Fleet;
-
-/// A Deployment template in `default`; `labels` adds to `app: <name>` (", k: v").
-pub(crate) fn deployment(name: &str, replicas: i64, labels: &str) -> String {
-    format!(
-        "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {name}
-  namespace: default
-  labels: {{app: {name}{labels}}}
-spec:
-  replicas: {replicas}
-  selector:
-    matchLabels: {{app: {name}}}
-  template:
-    metadata:
-      labels: {{app: {name}}}
-    spec:
-      containers:
-      - name: {name}
-        image: nginx
-"
-    )
-}
-
-fn policy(name: &str, target: &str, placement: &str) -> String {
-    format!(
-        "apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: {name}
-  namespace: default
-spec:
-  resourceSelectors:
-  - apiVersion: apps/v1
-    kind: Deployment
-    name: {target}
-  placement:
-{placement}"
-    )
-}
+use crate::common::fleet::{Fleet, deployment, policy};
 
 fn fixture(rel: &str) -> String {
     std::fs::read_to_string(common::karmada_fixtures().join("samples").join(rel)).expect("fixture")

@@ -10,7 +10,7 @@ use crate::policy_lifecycle::{GatedFleet, pp};
 
 /// Deployment `name` with the group label `labels` (", key: value").
 fn deployment(name: &str, labels: &str) -> String {
-    crate::propagation::deployment(name, 1, labels)
+    crate::common::fleet::deployment(name, 1, labels)
 }
 
 /// Placement lines (under `placement`) for one cluster of `clusters` per workload, with

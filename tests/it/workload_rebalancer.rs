@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::common::fleet::Fleet;
-use crate::propagation::deployment;
+use crate::common::fleet::deployment;
 
 const DYNAMIC: &str = "apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

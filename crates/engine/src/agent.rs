@@ -77,6 +77,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
             execute: Queue::new(),
             work_status: Queue::new(),
             namespace_sync: Queue::new(),
+            application_failover: Queue::new(),
             graceful_eviction: Queue::new(),
         },
         templates: Mutex::new(HashMap::new()),

@@ -25,6 +25,7 @@ use super::error::ReconcileError;
 use super::interpreted;
 use super::names;
 use super::overrides::{self, OverrideSource};
+use super::state_preservation;
 use karmadactl_apimachinery::new_uid;
 use karmadactl_interpreter::Operation;
 
@@ -93,6 +94,13 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
                 continue;
             }
         };
+        if engine.config.features.stateful_failover_injection
+            && let Some(labels) = state_preservation::labels_to_inject(binding.spec(), &target.name, targets.len())
+        {
+            for (k, v) in labels {
+                manifest["metadata"]["labels"][k] = json!(v);
+            }
+        }
         let existing = works.iter().find(|w| w.namespace().as_deref() == Some(namespace.as_str()));
         let work_id =
             existing.and_then(|w| w.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned()).unwrap_or_else(new_uid);

@@ -70,6 +70,8 @@ pub struct Queues {
     pub execute: Arc<Queue<WorkKey>>,
     pub work_status: Arc<Queue<WorkKey>>,
     pub namespace_sync: Arc<Queue<String>>,
+    /// Bindings with application failover.
+    pub application_failover: Arc<Queue<BindingKey>>,
     /// Bindings with eviction tasks (served only with the `GracefulEviction` gate).
     pub graceful_eviction: Arc<Queue<BindingKey>>,
 }

@@ -18,6 +18,9 @@
 //!   cluster.
 //! * `execution` (the execution controller): Works → objects in Push members; with
 //!   `execution::work_status` (the work status controller): their status back into the Works.
+//! * `application_failover` (the application failover controllers): bindings whose workload
+//!   stays unhealthy on a cluster → an eviction task for that cluster, with `state_preservation`
+//!   carrying state to the new clusters.
 //! * `cluster_taint_policy` (the ClusterTaintPolicy controller): Clusters' conditions ×
 //!   ClusterTaintPolicies → taints on the Clusters.
 //! * `taint_manager` (the NoExecute taint manager): bindings on clusters with NoExecute taints
@@ -40,6 +43,7 @@
 //! its pure parts (generated names, the dependencies distributor's rules, readiness).
 
 pub mod agent;
+pub(crate) mod application_failover;
 pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
@@ -63,6 +67,7 @@ pub(crate) mod preemption;
 pub(crate) mod queue;
 pub mod scheduler;
 pub(crate) mod scheduling;
+pub mod state_preservation;
 pub mod taint_manager;
 pub(crate) mod wakes;
 pub(crate) mod webhook_config;
@@ -110,6 +115,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         execute: Queue::new(),
         work_status: Queue::new(),
         namespace_sync: Queue::new(),
+        application_failover: Queue::new(),
         graceful_eviction: Queue::new(),
     };
     let mut tasks = vec![];
@@ -248,6 +254,16 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e, k| async move { scheduling::reconcile(&e, &k).await.map_err(ReconcileError::from) },
         ));
     }
+    // One worker: a pass reads the caches and only now and then writes a binding.
+    let unhealthy_since = Arc::new(application_failover::UnhealthySince::default());
+    workers.push(worker(
+        &engine,
+        |e| e.queues.application_failover.clone(),
+        move |e, k| {
+            let since = unhealthy_since.clone();
+            async move { application_failover::reconcile(&e, &since, &k).await }
+        },
+    ));
     if engine.config.features.graceful_eviction {
         workers.push(worker(
             &engine,

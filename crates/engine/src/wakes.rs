@@ -7,7 +7,7 @@
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
 //! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]), and those a deleted one claimed |
 //! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding; `detect`: the templates policies may claim, when a policy has `dependentOverrides` |
-//! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind); `graceful_eviction`: that binding, when it has eviction tasks |
+//! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind); `graceful_eviction`: that binding, when it has eviction tasks; `application_failover`: that binding, when it has application failover |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
 //! | WorkloadRebalancer | its own queue in `workload_rebalancer`: that rebalancer, and again when its TTL runs out |
@@ -120,6 +120,9 @@ pub(super) fn on_binding(engine: &Arc<Engine>, b: &AnyBinding) {
         && b.spec().graceful_eviction_tasks.as_ref().is_some_and(|t| !t.is_empty())
     {
         engine.queues.graceful_eviction.add(key.clone());
+    }
+    if b.spec().failover.as_ref().is_some_and(|f| f.application.is_some()) {
+        engine.queues.application_failover.add(key.clone());
     }
     engine.queues.binding_status.add(key);
 }

@@ -9,7 +9,7 @@ use kube::{Api, ResourceExt};
 use serde_json::json;
 
 use super::owned::{self, PodName};
-use super::{Sim, status};
+use super::{Sim, readiness, status};
 
 const REVISION_LABEL: &str = "controller-revision-hash";
 
@@ -47,6 +47,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
             &ns,
             &spec.template,
             owner,
+            &ds.metadata,
             PodName::Generate(name.clone()),
             labels,
             node.clone(),
@@ -54,6 +55,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         .await?;
     }
 
+    readiness::pass_on(&sim.client, &ns, &ds.metadata, &live).await?;
     let desired = sim.node_names.len();
     let ready = live.iter().filter(|p| owned::pod_ready(p)).count();
     let desired_status = json!({

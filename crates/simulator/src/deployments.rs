@@ -12,7 +12,7 @@ use kube::{Api, ResourceExt};
 use serde_json::json;
 
 use super::owned;
-use super::{Sim, status};
+use super::{Sim, readiness, status};
 
 const HASH_LABEL: &str = "pod-template-hash";
 
@@ -29,6 +29,8 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
     let mine: Vec<&ReplicaSet> = all.iter().filter(|rs| owned::controlled_by(&rs.metadata, &uid)).collect();
     let new = mine.iter().find(|rs| rs.labels().get(HASH_LABEL) == Some(&hash)).copied();
 
+    let replicasets: Vec<ReplicaSet> = mine.iter().map(|rs| (*rs).clone()).collect();
+    readiness::pass_on(&sim.client, &ns, &deploy.metadata, &replicasets).await?;
     let Some(new) = new else {
         create_replicaset(&rs_api, deploy.as_ref(), &name, &hash, desired).await?;
         return Ok(super::done());
@@ -113,7 +115,7 @@ async fn create_replicaset(
             "name": format!("{name}-{hash}"),
             "namespace": deploy.namespace(),
             "labels": labels,
-            "annotations": {"deployment.kubernetes.io/revision": revision(deploy)},
+            "annotations": replicaset_annotations(deploy),
             "ownerReferences": [owned::controller_ref(deploy)],
         },
         "spec": {"replicas": replicas, "selector": selector, "template": template, "minReadySeconds": spec.min_ready_seconds},
@@ -127,6 +129,15 @@ async fn create_replicaset(
         }
         Err(e) => Err(e),
     }
+}
+
+/// The revision kubectl's rollout history reads, and the Deployment's readiness knob.
+fn replicaset_annotations(deploy: &Deployment) -> serde_json::Value {
+    let mut a = json!({"deployment.kubernetes.io/revision": revision(deploy)});
+    if readiness::held_unready(&deploy.metadata) {
+        a[readiness::PODS_READY_ANNOTATION] = json!("false");
+    }
+    a
 }
 
 /// The revision annotation kubectl's rollout history reads; the generation is a fair stand-in.

@@ -10,7 +10,7 @@ use kube::runtime::controller::Action;
 use serde_json::{Value, json};
 
 use super::owned::{self, PodName};
-use super::{Sim, status};
+use super::{Sim, readiness, status};
 
 pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Error> {
     let Some((ns, name, uid)) = owned::identity(job.as_ref()) else { return Ok(super::done()) };
@@ -43,6 +43,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
             &ns,
             &spec.template,
             owner,
+            &job.metadata,
             PodName::Generate(name.clone()),
             labels,
             sim.pick_node(),
@@ -50,6 +51,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
         .await?;
     }
 
+    readiness::pass_on(&sim.client, &ns, &job.metadata, &pods).await?;
     let ready = pods.iter().filter(|p| owned::pod_ready(p)).count();
     let start = if current["startTime"].is_null() { json!(status::now()) } else { current["startTime"].clone() };
     let mut desired = json!({

@@ -17,11 +17,13 @@ mod jobs;
 mod nodes;
 mod owned;
 mod pods;
+mod readiness;
 mod replicasets;
 mod statefulsets;
 mod status;
 
 pub use nodes::SIMULATED_LABEL;
+pub use readiness::PODS_READY_ANNOTATION;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -11,6 +11,8 @@ use kube::api::{DeleteParams, ListParams, PostParams, Preconditions};
 use kube::runtime::{Controller, watcher};
 use kube::{Api, Client, Resource, ResourceExt};
 
+use super::readiness;
+
 /// Which dependents trigger an owner's reconcile.
 pub trait Owns:
     Resource<DynamicType = ()> + Sized + Clone + std::fmt::Debug + serde::de::DeserializeOwned + Send + Sync + 'static
@@ -87,13 +89,16 @@ pub enum PodName {
     Generate(String),
 }
 
-/// Creates a pod from `template` for `owner`, already placed on `node`. A template without a
-/// spec cannot make a pod (the API server refuses such owners anyway), so nothing is created.
+/// Creates a pod from `template` for `owner`, already placed on `node`, with the owner's
+/// readiness knob (`owner_meta`). A template without a spec cannot make a pod (the API server
+/// refuses such owners anyway), so nothing is created.
+#[allow(clippy::too_many_arguments)]
 pub async fn create_pod(
     client: &Client,
     ns: &str,
     template: &PodTemplateSpec,
     owner: OwnerReference,
+    owner_meta: &ObjectMeta,
     name: PodName,
     extra_labels: BTreeMap<String, String>,
     node: String,
@@ -109,13 +114,17 @@ pub async fn create_pod(
     if spec.node_name.as_deref().unwrap_or("").is_empty() {
         spec.node_name = Some(node);
     }
+    let mut annotations = template_meta.annotations.unwrap_or_default();
+    if readiness::held_unready(owner_meta) {
+        annotations.insert(readiness::PODS_READY_ANNOTATION.into(), "false".into());
+    }
     let pod = Pod {
         metadata: ObjectMeta {
             name: exact,
             generate_name: generate,
             namespace: Some(ns.to_string()),
             labels: Some(labels),
-            annotations: template_meta.annotations,
+            annotations: (!annotations.is_empty()).then_some(annotations),
             owner_references: Some(vec![owner]),
             ..Default::default()
         },

@@ -1,6 +1,8 @@
 //! The scheduler and the kubelets: pods without a node get one, and a pending pod turns Running
 //! and Ready after the configured delay. Pods that are not restarted (`restartPolicy` Never or
-//! OnFailure, as Jobs use) then finish with every container exiting 0.
+//! OnFailure, as Jobs use) then finish with every container exiting 0. A pod held unready by
+//! the readiness knob ([`readiness`]) stays Running and not Ready, as if its readiness probe
+//! failed, until the knob is removed.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -12,7 +14,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, ResourceExt};
 use serde_json::{Value, json};
 
-use super::{Sim, nodes, owned, status};
+use super::{Sim, nodes, owned, readiness, status};
 
 pub async fn run(sim: Arc<Sim>) {
     let api: Api<Pod> = Api::all(sim.client.clone());
@@ -44,9 +46,12 @@ pub async fn run(sim: Arc<Sim>) {
 }
 
 fn needs_work(pod: &Pod) -> bool {
+    let held = readiness::held_unready(&pod.metadata);
     match owned::pod_phase(pod) {
         "Pending" => true,
-        "Running" => !restarts(pod),
+        // A restarted container's readiness follows the knob; any other finishes unless held.
+        "Running" if restarts(pod) => owned::pod_ready(pod) == held,
+        "Running" => !held,
         _ => false,
     }
 }
@@ -72,15 +77,29 @@ async fn advance(sim: &Sim, seen: &Pod) -> Result<(), kube::Error> {
         return Ok(());
     }
     let node_index = sim.node_index(&node).unwrap_or(0);
-    if owned::pod_phase(&pod) == "Pending" {
-        write_status(&api, &name, running(&pod, node_index)).await?;
-        if restarts(&pod) {
+    let ready = !readiness::held_unready(&pod.metadata);
+    match owned::pod_phase(&pod) {
+        "Pending" => {
+            write_status(&api, &name, running(&pod, node_index, ready)).await?;
+            if restarts(&pod) || !ready {
+                return Ok(());
+            }
+            tokio::time::sleep(sim.config.pod_ready_delay).await;
+        }
+        "Running" if restarts(&pod) => {
+            if owned::pod_ready(&pod) != ready {
+                write_status(&api, &name, readiness_status(&pod, ready)).await?;
+            }
             return Ok(());
         }
-        tokio::time::sleep(sim.config.pod_ready_delay).await;
+        _ => {}
     }
     let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
-    if pod.metadata.uid == seen.metadata.uid && owned::pod_phase(&pod) == "Running" && !restarts(&pod) {
+    if pod.metadata.uid == seen.metadata.uid
+        && owned::pod_phase(&pod) == "Running"
+        && !restarts(&pod)
+        && !readiness::held_unready(&pod.metadata)
+    {
         write_status(&api, &name, succeeded(&pod)).await?;
     }
     Ok(())
@@ -122,25 +141,39 @@ fn conditions(ready: &str, reason: Option<&str>) -> Value {
     ])
 }
 
-fn running(pod: &Pod, node_index: usize) -> Value {
-    let now = status::now();
-    let statuses: Vec<Value> = containers(pod)
+/// The statuses of running containers, ready or not.
+fn running_containers(pod: &Pod, started_at: &Value, ready: bool) -> Vec<Value> {
+    containers(pod)
         .into_iter()
         .map(|(name, image)| {
             json!({
                 "name": name, "image": image, "imageID": format!("simulated://{image}"),
                 "containerID": format!("simulated://{}-{name}", pod.uid().unwrap_or_default()),
-                "ready": true, "started": true, "restartCount": 0,
-                "state": {"running": {"startedAt": now}},
+                "ready": ready, "started": true, "restartCount": 0,
+                "state": {"running": {"startedAt": started_at}},
             })
         })
-        .collect();
+        .collect()
+}
+
+/// A running pod's readiness turned: its conditions and container statuses say so.
+fn readiness_status(pod: &Pod, ready: bool) -> Value {
+    let started =
+        pod.status.as_ref().and_then(|s| s.start_time.as_ref()).map(|t| json!(t)).unwrap_or(json!(status::now()));
+    let (value, reason) = if ready { ("True", None) } else { ("False", Some("ContainersNotReady")) };
+    json!({"conditions": conditions(value, reason), "containerStatuses": running_containers(pod, &started, ready)})
+}
+
+fn running(pod: &Pod, node_index: usize, ready: bool) -> Value {
+    let now = status::now();
+    let statuses = running_containers(pod, &json!(now), ready);
+    let (value, reason) = if ready { ("True", None) } else { ("False", Some("ContainersNotReady")) };
     // A pod address from the node's range, derived from the uid so it is stable per pod.
     let host = pod.uid().unwrap_or_default().bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
     let ip = format!("10.244.{node_index}.{}", host % 250 + 2);
     json!({
         "phase": "Running",
-        "conditions": conditions("True", None),
+        "conditions": conditions(value, reason),
         "hostIP": nodes::node_ip(node_index),
         "hostIPs": [{"ip": nodes::node_ip(node_index)}],
         "podIP": ip,

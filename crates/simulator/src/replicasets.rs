@@ -9,7 +9,7 @@ use kube::runtime::controller::Action;
 use serde_json::json;
 
 use super::owned::{self, PodName};
-use super::{Sim, status};
+use super::{Sim, readiness, status};
 
 pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kube::Error> {
     let Some((ns, name, uid)) = owned::identity(rs.as_ref()) else { return Ok(super::done()) };
@@ -28,6 +28,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
                 &ns,
                 template,
                 owner,
+                &rs.metadata,
                 PodName::Generate(name.clone()),
                 Default::default(),
                 node,
@@ -43,6 +44,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         }
         pods.drain(..pods.len() - desired);
     }
+    readiness::pass_on(&sim.client, &ns, &rs.metadata, &pods).await?;
     let ready = pods.iter().filter(|p| owned::pod_ready(p)).count();
     let desired_status = json!({
         "replicas": pods.len(),

@@ -10,7 +10,7 @@ use kube::{Api, ResourceExt};
 use serde_json::json;
 
 use super::owned::{self, PodName};
-use super::{Sim, status};
+use super::{Sim, readiness, status};
 
 const REVISION_LABEL: &str = "controller-revision-hash";
 
@@ -50,10 +50,11 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
             pod_spec.subdomain = spec.service_name.clone().filter(|s| !s.is_empty());
         }
         let owner = owned::controller_ref(sts.as_ref());
-        owned::create_pod(&sim.client, &ns, &template, owner, PodName::Exact(pod_name), labels, sim.pick_node())
-            .await?;
+        let name = PodName::Exact(pod_name);
+        owned::create_pod(&sim.client, &ns, &template, owner, &sts.metadata, name, labels, sim.pick_node()).await?;
     }
 
+    readiness::pass_on(&sim.client, &ns, &sts.metadata, &live).await?;
     let ready = live.iter().filter(|p| owned::pod_ready(p)).count();
     let current = status::current(&sts.status);
     let all_updated = live.len() == desired;

@@ -86,6 +86,27 @@ impl Fleet {
         fleet
     }
 
+    /// [`Fleet::up_with`] with plane flags only, once every member is Ready, untainted and
+    /// reports its capacity, so placements see every member.
+    pub fn with_plane_flags(members: usize, flags: &[&str]) -> Fleet {
+        let fleet = Fleet::up_with(members, flags, &[]);
+        for i in 1..=members {
+            let name = format!("member{i}");
+            fleet.wait(&format!("cluster {name} Ready"), || {
+                let c = fleet.get("karmada-apiserver", &["cluster", &name]).unwrap_or_default();
+                let ready = c["status"]["conditions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["type"] == "Ready" && c["status"] == "True");
+                let untainted = c["spec"]["taints"].as_array().is_none_or(Vec::is_empty);
+                let capacity = c["status"]["resourceSummary"]["allocatable"].is_object();
+                if ready && untainted && capacity { Ok(()) } else { Err(c.to_string()) }
+            });
+        }
+        fleet
+    }
+
     fn start_member_at(&self, name: &str, data: &std::path::Path, extra: &[&str]) -> PathBuf {
         let mut args = vec!["local", "member", "start", name, "--data-dir", data.to_str().unwrap(), "-o", "json"];
         args.extend_from_slice(extra);
@@ -148,6 +169,11 @@ impl Fleet {
 
     /// kubectl in `context` (`karmada-apiserver` is the plane).
     pub fn k(&self, context: &str, args: &[&str]) -> Run {
+        super::run(self.k_command(context, args))
+    }
+
+    /// The kubectl command [`Fleet::k`] runs, to spawn (a watch, say).
+    pub fn k_command(&self, context: &str, args: &[&str]) -> Command {
         let mut cmd = Command::new(&self.kubectl);
         // Pull members have kubeconfigs of their own; KUBECONFIG merges them with the fleet's.
         let mut files = vec![self.kubeconfig.clone()];
@@ -155,7 +181,7 @@ impl Fleet {
         files.extend(self.members.iter().map(|(_, k, _)| k.clone()));
         cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
         cmd.args(["--context", context]).args(args);
-        super::run(cmd)
+        cmd
     }
 
     pub fn k_ok(&self, context: &str, args: &[&str]) -> String {
@@ -188,12 +214,10 @@ impl Fleet {
     /// version of the objects from now on is kept, so a test can tell what happened between
     /// two of its polls.
     pub fn watch(&self, context: &str, args: &[&str]) -> Watch {
-        let mut cmd = Command::new(&self.kubectl);
-        let mut files = vec![self.kubeconfig.clone()];
-        files.extend(self.members.iter().map(|(_, k, _)| k.clone()));
-        cmd.env("KUBECONFIG", std::env::join_paths(files).unwrap()).arg("--cache-dir").arg(self.cache.path());
-        cmd.args(["--context", context, "get"]).args(args).args(["--watch", "-o", "json", "--output-watch-events"]);
-        Watch::start(cmd)
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--watch", "-o", "json", "--output-watch-events"]);
+        Watch::start(self.k_command(context, &all))
     }
 
     pub fn plane(&self, args: &[&str]) -> String {
@@ -253,6 +277,50 @@ impl Fleet {
             if seen == want { Ok(()) } else { Err(format!("{seen:?}")) }
         });
     }
+}
+
+/// A Deployment in `default` for the fleet tests to propagate (`labels`: more `, key: value`
+/// pairs after `app: <name>`).
+pub fn deployment(name: &str, replicas: i64, labels: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: default
+  labels: {{app: {name}{labels}}}
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels: {{app: {name}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+    spec:
+      containers:
+      - name: {name}
+        image: nginx
+"
+    )
+}
+
+/// A PropagationPolicy in `default` for the Deployment `target`; `placement` is indented under
+/// `placement:` and may end with more `spec` fields indented by two.
+pub fn policy(name: &str, target: &str, placement: &str) -> String {
+    format!(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  resourceSelectors:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: {target}
+  placement:
+{placement}"
+    )
 }
 
 fn next_file() -> u64 {

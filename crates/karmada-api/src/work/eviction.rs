@@ -50,10 +50,11 @@ pub struct GracefulEvictionTask {
 pub const REASON_TAINT_UNTOLERATED: &str = "TaintUntolerated";
 pub const REASON_APPLICATION_FAILURE: &str = "ApplicationFailure";
 
-/// Who made an eviction (`GracefulEvictionTask.producer`), as upstream names its controllers.
+/// Who made an eviction (`GracefulEvictionTask.producer`), as upstream names its controllers:
+/// the taint manager by a constant, the application failover controllers by their names.
 pub const PRODUCER_TAINT_MANAGER: &str = "TaintManager";
-pub const PRODUCER_RB_APPLICATION_FAILOVER: &str = "ResourceBindingApplicationFailoverController";
-pub const PRODUCER_CRB_APPLICATION_FAILOVER: &str = "ClusterResourceBindingApplicationFailoverController";
+pub const PRODUCER_RB_APPLICATION_FAILOVER: &str = "resource-binding-application-failover-controller";
+pub const PRODUCER_CRB_APPLICATION_FAILOVER: &str = "cluster-resource-binding-application-failover-controller";
 
 /// What a new eviction task records besides the cluster and its replicas (upstream's
 /// `TaskOptions`).
