@@ -152,6 +152,11 @@ fn logs_print_what_kubectl_prints_through_the_cluster_proxy() {
     let raw = member_get("/api/v1/namespaces/default/pods/two/log?container=a&limitBytes=64");
     assert_eq!(raw.code, 0, "{}", raw.stderr);
     assert_eq!(raw.stdout.len(), 64);
+    // The longest look back there is reads everything, rather than overflowing.
+    let raw = member_get(
+        "/api/v1/namespaces/default/pods/two/log?container=a&sinceSeconds=9223372036854775807&limitBytes=10",
+    );
+    assert_eq!((raw.code, raw.stdout.as_str()), (0, "simulated "), "{}", raw.stderr);
 
     // The cluster is required, as upstream says.
     let missing = twins.fleet.karmadactl(&["logs", "two"]);

@@ -123,7 +123,8 @@ pub async fn serve(state: Arc<ApiState>, call: &Call) -> Result<Response, ApiErr
     let now = Timestamp::now();
     let log = kubelet.container_log(&pod, &container, options.previous, now).map_err(ApiError::bad_request)?;
     let since = match (options.since_seconds, options.since_time) {
-        (Some(s), _) => Some(now - SignedDuration::from_secs(s)),
+        // However far back the client asks, the answer is "everything" rather than an overflow.
+        (Some(s), _) => Some(now.checked_sub(SignedDuration::from_secs(s)).unwrap_or(Timestamp::MIN)),
         (None, t) => t,
     };
     let mut lines: Vec<&(Timestamp, String)> =
@@ -137,7 +138,8 @@ pub async fn serve(state: Arc<ApiState>, call: &Call) -> Result<Response, ApiErr
     for (t, text) in &lines {
         first.push_str(&budget.take(render(*t, text, options.timestamps)));
     }
-    let last_sent = lines.last().map(|(t, _)| *t).or(since.map(|s| s - SignedDuration::from_nanos(1)));
+    let last_sent =
+        lines.last().map(|(t, _)| *t).or(since.and_then(|s| s.checked_sub(SignedDuration::from_nanos(1)).ok()));
     if !options.follow || !log.running || budget.spent() {
         return Ok(text_response(Body::from(first)));
     }
