@@ -296,7 +296,7 @@ mod tests {
             .unwrap()
         };
         let mut pods =
-            vec![pod("pending", "n", "Pending"), pod("unscheduled", "", "Running"), pod("running", "n", "Running")];
+            [pod("pending", "n", "Pending"), pod("unscheduled", "", "Running"), pod("running", "n", "Running")];
         pods.sort_by(by_logging);
         let names: Vec<&str> = pods.iter().map(name).collect();
         assert_eq!(names, ["running", "pending", "unscheduled"]);
