@@ -12,7 +12,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Basic Commands", &["get"]),
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
-    ("Troubleshooting and Debugging Commands", &["describe", "interpret"]),
+    ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),
     ("Advanced Commands", &["promote"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["label", "annotate", "completion"]),

@@ -83,6 +83,7 @@ pub enum Command {
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
     Describe(cmd::describe::DescribeArgs),
+    Logs(cmd::logs::LogsArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),
     Completion(cmd::completion::CompletionArgs),

@@ -16,7 +16,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
     ("patch", "use kubectl patch against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
-    ("logs", "use kubectl logs with the member cluster's own kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
     ("top", "use kubectl top with the member cluster's own kubeconfig"),

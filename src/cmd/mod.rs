@@ -20,6 +20,7 @@ pub mod interpret;
 pub mod join;
 pub mod label;
 pub mod local;
+pub mod logs;
 pub mod objects;
 pub mod options;
 pub mod promote;
@@ -54,6 +55,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Describe(a) => describe::run(a, ctx),
+        Command::Logs(a) => logs::run(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),

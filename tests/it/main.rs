@@ -47,6 +47,7 @@ mod karmada_types;
 mod kubeconfig;
 mod kubectl_scenarios;
 mod label_annotate;
+mod logs;
 mod members;
 mod output;
 mod override_policy_admission;

@@ -55,6 +55,8 @@ pub struct ServerConfig {
     pub kubeconfig_context: String,
     /// The binary's build, as `/version` reports it.
     pub build: crate::build_info::BuildInfo,
+    /// Who plays the nodes' kubelets (pod logs); `None` answers scheduled pods' logs with a 503.
+    pub kubelet: Option<std::sync::Arc<dyn crate::kubelet::Kubelet>>,
 }
 
 impl ServerConfig {
@@ -78,6 +80,7 @@ impl ServerConfig {
             advertise_address: None,
             kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
             build: crate::build_info::BuildInfo::UNKNOWN,
+            kubelet: None,
         }
     }
 

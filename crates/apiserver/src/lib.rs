@@ -26,6 +26,7 @@ pub mod build_info;
 pub mod config;
 pub mod freed_memory;
 pub mod fuzzing;
+pub mod kubelet;
 pub mod leading;
 pub(crate) mod loops;
 pub mod pki;

@@ -9,6 +9,8 @@
 //! `controllers`, `engine`, `simulator`, `store`, `pki`); the CLI starts a plane through
 //! [`start`] and nothing else.
 
+mod simulated_kubelet;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,7 +80,12 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
         }
         karmadactl_store::Datastore::Sqlite => (Leading::always(), None),
     };
-    let server = karmadactl_apiserver::start(config.server.clone(), leading.clone()).await?;
+    let mut server_config = config.server.clone();
+    if config.simulation.is_some() && server_config.kubelet.is_none() {
+        let cluster = server_config.kubeconfig_context.clone();
+        server_config.kubelet = Some(Arc::new(simulated_kubelet::SimulatedKubelet { cluster }));
+    }
+    let server = karmadactl_apiserver::start(server_config, leading.clone()).await?;
     let client = server.client.clone();
     let mut background = Vec::new();
     if let Some(elector) = elector {

@@ -5,6 +5,7 @@
 pub(crate) mod cluster_proxy;
 pub(crate) mod continue_token;
 pub(crate) mod nonresource;
+pub(crate) mod pod_log;
 pub(crate) mod resource;
 pub(crate) mod scale;
 pub mod served_json;

@@ -47,6 +47,9 @@ pub async fn serve(state: Arc<ApiState>, call: Call) -> Result<Response, ApiErro
     if def.namespaced && info.namespace.is_empty() && addresses_one {
         return Err(ApiError::new(404, StatusReason::NotFound, "the server could not find the requested resource"));
     }
+    if crate::handlers::pod_log::is_pod_log(&call) {
+        return crate::handlers::pod_log::serve(state, &call).await;
+    }
     if !info.subresource.is_empty() && def.subresource(&info.subresource).is_none() {
         return Err(ApiError::new(404, StatusReason::NotFound, "the server could not find the requested resource"));
     }
