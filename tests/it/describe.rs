@@ -428,9 +428,80 @@ fn workloads_and_nodes_are_described_as_kubectl_describes_them() {
         ours.extend(["-s", "members", "-C", "member1"]);
         same(&fleet, &ours, || fleet.k_with(&proxy, args));
     }
+    // Events a kubelet would report: about a pod (one without the involved object's kind, which
+    // kubectl still finds) and about a node, naming it by name in place of its UID.
+    let pod = fleet.names("member1", &["pods", "-n", "default", "-l", "app=web"])[0].clone();
+    let pod_uid = fleet.get("member1", &["pod", &pod, "-n", "default"]).unwrap()["metadata"]["uid"].clone();
+    let events = format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: pod-pulled, namespace: default}}
+involvedObject: {{kind: Pod, name: {pod}, namespace: default, uid: {pod_uid}, fieldPath: "spec.containers{{nginx}}"}}
+reason: Pulled
+message: Container image "nginx:1.25" already present on machine
+type: Normal
+count: 1
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2020-01-01T00:00:00Z"
+source: {{component: kubelet, host: member1-node-1}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: pod-probe, namespace: default}}
+involvedObject: {{name: {pod}, namespace: default, uid: {pod_uid}}}
+reason: Unhealthy
+message: Readiness probe failed
+type: Warning
+count: 4
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2021-01-01T00:00:00Z"
+source: {{component: kubelet}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: node-ready, namespace: default}}
+involvedObject: {{kind: Node, name: member1-node-1, uid: member1-node-1}}
+reason: NodeReady
+message: Node member1-node-1 status is now NodeReady
+type: Normal
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2020-01-01T00:00:00Z"
+source: {{component: kubelet}}
+"#
+    );
+    let file = fleet.home.path().join("events.yaml");
+    std::fs::write(&file, events).unwrap();
+    let created = fleet.k_with(&proxy, &["create", "-f", file.to_str().unwrap()]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    for args in [&["describe", "pod", pod.as_str()][..], &["describe", "node", "member1-node-1"]] {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+    let described = fleet.karmadactl(&["describe", "pod", &pod, "-s", "members", "-C", "member1"]);
+    assert!(described.stdout.contains("Readiness probe failed"), "{}", described.stdout);
+    let node = fleet.karmadactl(&["describe", "node", "member1-node-1", "-s", "members", "-C", "member1"]);
+    assert!(node.stdout.contains("NodeReady"), "{}", node.stdout);
+
+    // A rollout: the member's Deployment then has an old ReplicaSet and a new one.
+    let rolled = fleet.k("karmada-apiserver", &["set", "image", "deploy/web", "nginx=nginx:1.26", "-n", "default"]);
+    assert_eq!(rolled.code, 0, "{}", rolled.stderr);
+    fleet.wait("two ReplicaSets of web in member1", || {
+        let names = fleet.names("member1", &["rs", "-n", "default", "-l", "app=web"]);
+        if names.len() == 2 { Ok(()) } else { Err(format!("{names:?}")) }
+    });
+    for args in [&["describe", "deploy", "web"][..], &["describe", "rs", "-l", "app=web"]] {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+
     // The member's objects were read, not the plane's: only the member has the ReplicaSet.
     let member = fleet.karmadactl(&["describe", "deploy", "web", "-s", "members", "-C", "member1"]);
-    assert!(member.stdout.contains("NewReplicaSet:   web-"), "{}", member.stdout);
+    for title in ["OldReplicaSets:", "NewReplicaSet:"] {
+        let line = member.stdout.lines().find(|l| l.starts_with(title)).unwrap_or_default();
+        assert!(line.contains(" web-") && line.contains("replicas created"), "{title}\n{}", member.stdout);
+    }
     let plane = fleet.karmadactl(&["describe", "deploy", "web"]);
     assert!(!plane.stdout.contains("NewReplicaSet"), "{}", plane.stdout);
 }

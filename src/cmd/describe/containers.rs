@@ -314,3 +314,25 @@ fn mounts(w: &mut PrefixWriter, c: &Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::probe;
+
+    #[test]
+    fn probes_read_as_kubectl_writes_them() {
+        let http = json!({"httpGet": {"path": "healthz", "port": 8080, "scheme": "HTTPS", "host": "::1"},
+                          "periodSeconds": 5, "timeoutSeconds": 1, "successThreshold": 1, "failureThreshold": 3});
+        assert_eq!(
+            probe(&http),
+            "http-get https://[::1]:8080/healthz delay=0s timeout=1s period=5s #success=1 #failure=3"
+        );
+        let tcp = json!({"tcpSocket": {"port": "http"}});
+        assert_eq!(probe(&tcp), "tcp-socket :http delay=0s timeout=0s period=0s #success=0 #failure=0");
+        let exec = json!({"exec": {"command": ["cat", "/tmp/ok"]}});
+        assert!(probe(&exec).starts_with("exec [cat /tmp/ok] delay=0s"));
+        assert!(probe(&json!({})).starts_with("unknown delay=0s"));
+    }
+}

@@ -92,3 +92,26 @@ pub fn topology_spread(w: &mut PrefixWriter, list: &Value, space: &str) {
         w.write(0, &format!("{shown}\n"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::prefix_writer::PrefixWriter;
+    use super::tolerations;
+
+    #[test]
+    fn tolerations_sorted_by_key_with_their_operator_and_time() {
+        let mut w = PrefixWriter::new();
+        let list = json!([
+            {"key": "zone", "operator": "Equal", "value": "a", "effect": "NoSchedule"},
+            {"operator": "Exists"},
+            {"key": "gone", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}
+        ]);
+        tolerations(&mut w, "Tolerations", &list);
+        assert_eq!(
+            w.finish(),
+            "Tolerations:  op=Exists\n              gone:NoExecute op=Exists for 30s\n              zone=a:NoSchedule\n"
+        );
+    }
+}

@@ -163,3 +163,27 @@ fn qos_class(pod: &Value) -> &str {
     let equal = (0..2).all(|i| requests[i].nanos() == 0 || requests[i].nanos() == limits[i].nanos());
     if guaranteed && equal && set(&requests) == set(&limits) { "Guaranteed" } else { "Burstable" }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::qos_class;
+
+    fn pod(containers: serde_json::Value) -> serde_json::Value {
+        json!({"spec": {"containers": containers}})
+    }
+
+    #[test]
+    fn qos_follows_requests_and_limits() {
+        assert_eq!(qos_class(&pod(json!([{"name": "a"}]))), "BestEffort");
+        let equal = json!({"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1000m", "memory": "1Gi"}});
+        assert_eq!(qos_class(&pod(json!([{"resources": equal}]))), "Guaranteed");
+        let limits_only = json!({"limits": {"cpu": "1", "memory": "1Gi"}});
+        assert_eq!(qos_class(&pod(json!([{"resources": limits_only}]))), "Burstable");
+        let cpu_only = json!({"requests": {"cpu": "1"}, "limits": {"cpu": "1"}});
+        assert_eq!(qos_class(&pod(json!([{"resources": cpu_only}]))), "Burstable");
+        let recorded = json!({"spec": {}, "status": {"qosClass": "Guaranteed"}});
+        assert_eq!(qos_class(&recorded), "Guaranteed");
+    }
+}
