@@ -22,12 +22,8 @@ fn optional(w: &mut PrefixWriter, label: &str, v: &Value, suffix: &str, unset: b
     match v {
         Value::Null if unset => w.write(0, &format!("{label}:\t<unset>\n")),
         Value::Null => {}
-        other => w.write(0, &format!("{label}:\t{}{suffix}\n", go_format_scalar(other))),
+        other => w.write(0, &format!("{label}:\t{}{suffix}\n", super::generic::go_value(other))),
     }
-}
-
-fn go_format_scalar(v: &Value) -> String {
-    super::generic::go_value(v)
 }
 
 fn header(w: &mut PrefixWriter, object: &Value) {
