@@ -93,14 +93,15 @@ source: {{component: config-watcher}}
     )
 }
 
-/// Event ages are counted from the moment each command runs, so the two runs may be a second
-/// (or a day) apart: only the ages in event rows are replaced, and those rows' spacing, which
-/// follows the ages' widths. Everything else is compared byte for byte.
+/// Event ages (and the ages of a node's pods) are counted from the moment each command runs, so
+/// the two runs may be a second (or a day) apart: only the ages in those rows are replaced, and
+/// those rows' spacing, which follows the ages' widths. Everything else is compared byte for
+/// byte.
 fn normalise(text: &str) -> String {
     let mut in_events = false;
     let mut out = String::new();
     for line in text.lines() {
-        if line == "Events:" {
+        if line == "Events:" || line.starts_with("Non-terminated Pods:") {
             in_events = true;
         } else if !line.starts_with("  ") {
             in_events = false;
@@ -234,4 +235,273 @@ fn bad_requests_are_refused_with_upstreams_messages() {
     let kustomize = fleet.karmadactl(&["describe", "-k", "."]);
     assert_eq!(kustomize.code, 2, "{}", kustomize.stderr);
     assert!(kustomize.stderr.contains("describe -k` is not built yet"), "{}", kustomize.stderr);
+}
+
+const WORKLOADS: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, labels: {app: web}, annotations: {note: front}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}, annotations: {team: a}}
+    spec:
+      serviceAccountName: default
+      initContainers:
+      - {name: setup, image: busybox:1.36, command: [sh, -c, "echo ready\nexit 0"]}
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        args: [--port, "8080"]
+        ports: [{containerPort: 8080, name: http}, {containerPort: 9090, hostPort: 9090, protocol: UDP}]
+        resources: {requests: {cpu: "0.25", memory: 64Mi}, limits: {cpu: 500m, memory: 128Mi}}
+        livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 5}
+        readinessProbe: {tcpSocket: {port: http}}
+        startupProbe: {exec: {command: [cat, /tmp/ok]}}
+        envFrom: [{configMapRef: {name: web-env}}, {secretRef: {name: web-secret, optional: true}, prefix: S_}]
+        env:
+        - {name: MODE, value: "fast\nsafe"}
+        - {name: POD, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+        - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}
+        - {name: CPU, valueFrom: {resourceFieldRef: {resource: limits.cpu, containerName: nginx}}}
+        - {name: PASS, valueFrom: {secretKeyRef: {name: web-secret, key: password}}}
+        - {name: CONF, valueFrom: {configMapKeyRef: {name: web-env, key: mode, optional: true}}}
+        volumeMounts:
+        - {name: conf, mountPath: /etc/nginx, readOnly: true}
+        - {name: cache, mountPath: /cache, subPath: nginx}
+      volumes:
+      - {name: conf, configMap: {name: web-env}}
+      - {name: cache, emptyDir: {sizeLimit: 1Gi}}
+      - {name: creds, secret: {secretName: web-secret, optional: true}}
+      - {name: host, hostPath: {path: /var/log, type: Directory}}
+      - {name: info, downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}}
+      - name: token
+        projected: {sources: [{serviceAccountToken: {path: token, expirationSeconds: 3600}}, {configMap: {name: web-env}}]}
+      nodeSelector: {kubernetes.io/os: linux}
+      tolerations:
+      - {key: dedicated, operator: Equal, value: web, effect: NoSchedule}
+      - {operator: Exists}
+      - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 30}
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: web}}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-env, namespace: default}
+data: {mode: fast}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchExpressions: [{key: app, operator: In, values: [db, store]}]}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres:16}]
+  volumeClaimTemplates:
+  - metadata: {name: data, labels: {tier: db, keep: "yes"}}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      nodeSelector: {kubernetes.io/os: linux}
+      containers: [{name: agent, image: busybox:1.36, resources: {limits: {cpu: 100m, memory: 32Mi}}}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once, namespace: default}
+spec:
+  backoffLimit: 2
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: once, image: busybox:1.36, command: [sh, -c, "exit 0"]}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: indexed, namespace: default}
+spec:
+  completions: 3
+  parallelism: 3
+  completionMode: Indexed
+  suspend: true
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: step, image: busybox:1.36}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: default}
+spec:
+  schedule: "0 3 * * *"
+  successfulJobsHistoryLimit: 1
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: report, image: busybox:1.36}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: workloads, namespace: default}
+spec:
+  resourceSelectors:
+  - {apiVersion: apps/v1, kind: Deployment, name: web}
+  - {apiVersion: v1, kind: ConfigMap, name: web-env}
+  - {apiVersion: apps/v1, kind: StatefulSet, name: db}
+  - {apiVersion: apps/v1, kind: DaemonSet, name: agent}
+  - {apiVersion: batch/v1, kind: Job, name: once}
+  - {apiVersion: batch/v1, kind: Job, name: indexed}
+  - {apiVersion: batch/v1, kind: CronJob, name: nightly}
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: everything-labelled}
+spec:
+  resourceSelectors:
+  - {apiVersion: v1, kind: Namespace, labelSelector: {matchLabels: {spread: "yes"}}}
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+"#;
+
+#[test]
+fn workloads_and_nodes_are_described_as_kubectl_describes_them() {
+    let fleet = Fleet::up(1);
+    fleet.apply(WORKLOADS);
+    fleet.wait("web's pods running and the job done in member1", || {
+        let pods = fleet.get("member1", &["pods", "-n", "default"]).ok_or("no pods")?;
+        let items = pods["items"].as_array().cloned().unwrap_or_default();
+        let phase = |prefix: &str, want: &str| {
+            items.iter().any(|p| {
+                p["metadata"]["name"].as_str().unwrap_or_default().starts_with(prefix) && p["status"]["phase"] == want
+            })
+        };
+        let running = items.iter().filter(|p| p["status"]["phase"] == "Running").count();
+        match running >= 4 && phase("once-", "Succeeded") && phase("db-0", "Running") {
+            true => Ok(()),
+            false => Err(format!("{} pods, {running} running", items.len())),
+        }
+    });
+    let plane_cases: &[&[&str]] = &[
+        &["describe", "deploy", "web"],
+        &["describe", "sts", "db"],
+        &["describe", "ds", "agent"],
+        &["describe", "jobs"],
+        &["describe", "cronjob", "nightly"],
+        &["describe", "pp", "workloads"],
+        &["describe", "cpp", "everything-labelled"],
+        &["describe", "rb", "web-deployment"],
+        &["describe", "pods"],
+    ];
+    for args in plane_cases {
+        same(&fleet, args, || fleet.k("karmada-apiserver", args));
+    }
+    let proxy = fleet.proxy_kubeconfig("member1");
+    let member_cases: &[&[&str]] = &[
+        &["describe", "deploy", "web"],
+        &["describe", "rs"],
+        &["describe", "pods"],
+        &["describe", "pods", "-l", "app=web"],
+        &["describe", "sts", "db"],
+        &["describe", "ds", "agent"],
+        &["describe", "jobs"],
+        &["describe", "cronjob", "nightly"],
+        &["describe", "nodes"],
+        &["describe", "deploy", "web", "--show-events=false"],
+    ];
+    for args in member_cases {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+    // Events a kubelet would report: about a pod (one without the involved object's kind, which
+    // kubectl still finds) and about a node, naming it by name in place of its UID.
+    let pod = fleet.names("member1", &["pods", "-n", "default", "-l", "app=web"])[0].clone();
+    let pod_uid = fleet.get("member1", &["pod", &pod, "-n", "default"]).unwrap()["metadata"]["uid"].clone();
+    let events = format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: pod-pulled, namespace: default}}
+involvedObject: {{kind: Pod, name: {pod}, namespace: default, uid: {pod_uid}, fieldPath: "spec.containers{{nginx}}"}}
+reason: Pulled
+message: Container image "nginx:1.25" already present on machine
+type: Normal
+count: 1
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2020-01-01T00:00:00Z"
+source: {{component: kubelet, host: member1-node-1}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: pod-probe, namespace: default}}
+involvedObject: {{name: {pod}, namespace: default, uid: {pod_uid}}}
+reason: Unhealthy
+message: Readiness probe failed
+type: Warning
+count: 4
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2021-01-01T00:00:00Z"
+source: {{component: kubelet}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: node-ready, namespace: default}}
+involvedObject: {{kind: Node, name: member1-node-1, uid: member1-node-1}}
+reason: NodeReady
+message: Node member1-node-1 status is now NodeReady
+type: Normal
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2020-01-01T00:00:00Z"
+source: {{component: kubelet}}
+"#
+    );
+    let file = fleet.home.path().join("events.yaml");
+    std::fs::write(&file, events).unwrap();
+    let created = fleet.k_with(&proxy, &["create", "-f", file.to_str().unwrap()]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    for args in [&["describe", "pod", pod.as_str()][..], &["describe", "node", "member1-node-1"]] {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+    let described = fleet.karmadactl(&["describe", "pod", &pod, "-s", "members", "-C", "member1"]);
+    assert!(described.stdout.contains("Readiness probe failed"), "{}", described.stdout);
+    let node = fleet.karmadactl(&["describe", "node", "member1-node-1", "-s", "members", "-C", "member1"]);
+    assert!(node.stdout.contains("NodeReady"), "{}", node.stdout);
+
+    // A rollout: the member's Deployment then has an old ReplicaSet and a new one.
+    let rolled = fleet.k("karmada-apiserver", &["set", "image", "deploy/web", "nginx=nginx:1.26", "-n", "default"]);
+    assert_eq!(rolled.code, 0, "{}", rolled.stderr);
+    fleet.wait("two ReplicaSets of web in member1", || {
+        let names = fleet.names("member1", &["rs", "-n", "default", "-l", "app=web"]);
+        if names.len() == 2 { Ok(()) } else { Err(format!("{names:?}")) }
+    });
+    for args in [&["describe", "deploy", "web"][..], &["describe", "rs", "-l", "app=web"]] {
+        let mut ours = args.to_vec();
+        ours.extend(["-s", "members", "-C", "member1"]);
+        same(&fleet, &ours, || fleet.k_with(&proxy, args));
+    }
+
+    // The member's objects were read, not the plane's: only the member has the ReplicaSet.
+    let member = fleet.karmadactl(&["describe", "deploy", "web", "-s", "members", "-C", "member1"]);
+    for title in ["OldReplicaSets:", "NewReplicaSet:"] {
+        let line = member.stdout.lines().find(|l| l.starts_with(title)).unwrap_or_default();
+        assert!(line.contains(" web-") && line.contains("replicas created"), "{title}\n{}", member.stdout);
+    }
+    let plane = fleet.karmadactl(&["describe", "deploy", "web"]);
+    assert!(!plane.stdout.contains("NewReplicaSet"), "{}", plane.stdout);
 }

@@ -57,7 +57,7 @@ pub async fn namespace(settings: &Settings<'_>, ns: &Value) -> Result<String, Fa
                     "{}\t{}\t{}\t{}\t{}\n",
                     text(&c["type"]),
                     text(&c["status"]),
-                    rfc1123z(&c["lastTransitionTime"]),
+                    super::go_format::rfc1123z(&c["lastTransitionTime"]),
                     text(&c["reason"]),
                     text(&c["message"])
                 ),
@@ -73,14 +73,6 @@ pub async fn namespace(settings: &Settings<'_>, ns: &Value) -> Result<String, Fa
         limit_ranges(&mut w, &limits);
     }
     Ok(w.finish())
-}
-
-/// Go's `time.RFC1123Z` (`Mon, 02 Jan 2006 15:04:05 -0700`), in UTC as the server sends it.
-fn rfc1123z(v: &Value) -> String {
-    match text(v).parse::<jiff::Timestamp>() {
-        Ok(t) => t.strftime("%a, %d %b %Y %H:%M:%S +0000").to_string(),
-        Err(_) => "Mon, 01 Jan 0001 00:00:00 +0000".into(),
-    }
 }
 
 /// `DescribeResourceQuotas`.

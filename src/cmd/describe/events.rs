@@ -14,16 +14,45 @@ pub struct Events(Vec<Value>);
 
 /// The events about `object` (of `kind`); a failed read is shown as no events, as kubectl does.
 pub async fn search(client: &kube::Client, object: &Value, kind: &str, chunk_size: i64) -> Events {
+    let uid = object["metadata"]["uid"].as_str().unwrap_or_default();
+    Events(search_by(client, object, kind, uid, chunk_size).await)
+}
+
+/// A Pod's events: found without their kind, as kubectl finds them, and by the static pod's
+/// UID for a mirror pod.
+pub async fn for_pod(client: &kube::Client, pod: &Value, chunk_size: i64) -> Events {
+    let metadata = &pod["metadata"];
+    let uid = metadata["annotations"]["kubernetes.io/config.mirror"]
+        .as_str()
+        .or_else(|| metadata["uid"].as_str())
+        .unwrap_or_default();
+    Events(search_by(client, pod, "", uid, chunk_size).await)
+}
+
+/// A Node's events: those naming it by UID and those naming it by name as its UID (kubelets
+/// report them so), in every namespace.
+pub async fn for_node(client: &kube::Client, node: &Value, chunk_size: i64) -> Events {
+    let metadata = &node["metadata"];
+    let uid = metadata["uid"].as_str().unwrap_or_default();
+    let name = metadata["name"].as_str().unwrap_or_default();
+    let mut items = search_by(client, node, "Node", uid, chunk_size).await;
+    items.extend(search_by(client, node, "Node", name, chunk_size).await);
+    items.sort_by_key(|e| timestamp(&e["lastTimestamp"]));
+    Events(items)
+}
+
+/// Events listed by a field selector on the involved object (the kind and UID only when set),
+/// oldest first.
+async fn search_by(client: &kube::Client, object: &Value, kind: &str, uid: &str, chunk_size: i64) -> Vec<Value> {
     let metadata = &object["metadata"];
     let text = |key: &str| metadata[key].as_str().unwrap_or_default().to_string();
-    let (name, namespace, uid) = (text("name"), text("namespace"), text("uid"));
-    let mut fields = vec![
-        ("involvedObject.kind", kind.to_string()),
-        ("involvedObject.name", name),
-        ("involvedObject.namespace", namespace.clone()),
-    ];
+    let (name, namespace) = (text("name"), text("namespace"));
+    let mut fields = vec![("involvedObject.name", name), ("involvedObject.namespace", namespace.clone())];
+    if !kind.is_empty() {
+        fields.insert(0, ("involvedObject.kind", kind.to_string()));
+    }
     if !uid.is_empty() {
-        fields.push(("involvedObject.uid", uid));
+        fields.push(("involvedObject.uid", uid.to_string()));
     }
     let selector: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", escape_field_value(v))).collect();
     let collection = if namespace.is_empty() {
@@ -36,7 +65,7 @@ pub async fn search(client: &kube::Client, object: &Value, kind: &str, chunk_siz
     let mut items =
         super::list::items(client, &collection, &[("fieldSelector", &selector)], chunk_size).await.unwrap_or_default();
     items.sort_by_key(|e| timestamp(&e["lastTimestamp"]));
-    Events(items)
+    items
 }
 
 /// `fields.EscapeValue`.

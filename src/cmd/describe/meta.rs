@@ -27,14 +27,20 @@ pub fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
 
 /// `printLabelsMultiline`: `Title:\tk=v` and further pairs under it.
 pub fn labels(w: &mut PrefixWriter, title: &str, labels: &[(String, String)]) {
-    w.write(0, &format!("{title}:\t"));
+    labels_with_indent(w, "", title, labels);
+}
+
+/// `printLabelsMultilineWithIndent`: as `labels`, with `indent` before the title and before
+/// every further pair.
+pub fn labels_with_indent(w: &mut PrefixWriter, indent: &str, title: &str, labels: &[(String, String)]) {
+    w.write(0, &format!("{indent}{title}:\t"));
     if labels.is_empty() {
         w.line("<none>");
         return;
     }
     for (i, (k, v)) in labels.iter().enumerate() {
         if i != 0 {
-            w.write(0, "\t");
+            w.write(0, &format!("{indent}\t"));
         }
         w.write(0, &format!("{k}={v}\n"));
     }
@@ -66,7 +72,7 @@ pub fn annotations(w: &mut PrefixWriter, title: &str, annotations: &[(String, St
 
 /// The first `max` bytes and `...` (on a character boundary: Go cuts bytes, which can split a
 /// character; the cut here is at most three bytes earlier).
-fn shorten(s: &str, max: usize) -> String {
+pub fn shorten(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }

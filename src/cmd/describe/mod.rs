@@ -3,14 +3,22 @@
 //! Each kind kubectl has a describer for is printed in that describer's layout; every other
 //! kind (Karmada's own among them) by kubectl's generic describer.
 
+mod apps;
+mod batch;
+mod containers;
 mod core;
 mod events;
 mod generic;
+mod go_format;
 mod list;
 mod meta;
 mod network;
+mod node;
+mod pod_template;
+mod pods;
 mod prefix_writer;
 mod targets;
+mod volumes;
 
 use clap::{ArgAction, Args};
 use serde_json::Value;
@@ -249,7 +257,11 @@ async fn describe_one(settings: &Settings<'_>, target: &Target) -> Result<String
     let prints_events =
         !matches!((target.resource.group.as_str(), target.resource.kind.as_str()), ("", "Namespace" | "Secret"));
     let events = match settings.show_events && prints_events {
-        true => Some(events::search(settings.client, &object, &target.resource.kind, settings.chunk_size).await),
+        true => Some(match (target.resource.group.as_str(), target.resource.kind.as_str()) {
+            ("", "Pod") => events::for_pod(settings.client, &object, settings.chunk_size).await,
+            ("", "Node") => events::for_node(settings.client, &object, settings.chunk_size).await,
+            (_, kind) => events::search(settings.client, &object, kind, settings.chunk_size).await,
+        }),
         false => None,
     };
     let events = events.as_ref();
@@ -259,6 +271,14 @@ async fn describe_one(settings: &Settings<'_>, target: &Target) -> Result<String
         ("", "Secret") => core::secret(&object),
         ("", "ServiceAccount") => core::service_account(settings, &object, events).await,
         ("", "Service") => network::service(settings, &object, events).await,
+        ("", "Pod") => pods::describe(&object, events),
+        ("", "Node") => node::describe(settings, &object, events).await?,
+        ("apps", "Deployment") => apps::deployment(settings, &object, events).await?,
+        ("apps", "ReplicaSet") => apps::replica_set(settings, &object, events).await?,
+        ("apps", "StatefulSet") => apps::stateful_set(settings, &object, events).await?,
+        ("apps", "DaemonSet") => apps::daemon_set(settings, &object, events).await?,
+        ("batch", "Job") => batch::job(&object, events),
+        ("batch", "CronJob") => batch::cron_job(&object, events),
         _ => generic::describe(&object, events),
     })
 }

@@ -41,6 +41,14 @@ impl Failure {
         }
     }
 
+    /// The error as Go's `err.Error()` gives it: a server's answer is its message alone.
+    pub fn text(&self) -> String {
+        match self {
+            Failure::Server(s) => s.message.clone(),
+            Failure::Other(m) => m.clone(),
+        }
+    }
+
     pub fn is_not_found(&self) -> bool {
         matches!(self, Failure::Server(s) if s.code == 404)
     }
