@@ -22,6 +22,7 @@ mod apiserver_namespaces;
 mod apiserver_protobuf;
 mod apiserver_server_side_apply;
 mod apiserver_tables;
+mod apply;
 mod architecture;
 mod auth_rbac;
 mod auth_tokens;

@@ -51,14 +51,15 @@ impl Walk {
         let mut patch = Map::new();
         let empty = Map::new();
         for (key, m) in modified {
+            // A JSON merge patch cannot set a null (it means "delete"): kubectl drops them.
+            if !self.strategic && m.is_null() {
+                continue;
+            }
             let meta = if self.strategic { schema.and_then(|s| s.field(key)) } else { None };
             let strategy = meta.map_or(Strategy::None, |f| f.strategy);
             let sub = meta.and_then(|f| f.ty);
             let Some(c) = current.get(key) else {
-                // A JSON merge patch cannot add a null: it would mean "delete".
-                if self.strategic || !m.is_null() {
-                    patch.insert(key.clone(), m.clone());
-                }
+                patch.insert(key.clone(), m.clone());
                 continue;
             };
             if !same_type(c, m) {
@@ -243,8 +244,9 @@ mod tests {
     #[test]
     fn json_merge_replaces_lists_whole() {
         let original = json!({"spec": {"list": [1, 2], "gone": true}});
-        let modified = json!({"spec": {"list": [1]}});
-        let current = json!({"spec": {"list": [1, 2], "gone": true, "extra": 1}});
+        let modified = json!({"spec": {"list": [1], "null": null}, "metadata": {"creationTimestamp": null}});
+        let current =
+            json!({"spec": {"list": [1, 2], "gone": true, "extra": 1}, "metadata": {"creationTimestamp": "t"}});
         let p = three_way_patch(Some(&original), &modified, &current, None, false);
         assert_eq!(Value::Object(p), json!({"spec": {"list": [1], "gone": null}}));
     }
