@@ -12,7 +12,15 @@ struct Twins<'a> {
     fleet: &'a Fleet,
 }
 
-impl Twins<'_> {
+impl<'a> Twins<'a> {
+    /// Both namespaces, empty.
+    fn new(fleet: &'a Fleet) -> Self {
+        for ns in ["theirs", "ours"] {
+            fleet.plane(&["create", "namespace", ns]);
+        }
+        Twins { fleet }
+    }
+
     fn write(&self, name: &str, text: &str) -> String {
         let file = self.fleet.home.path().join(name);
         std::fs::write(&file, text).unwrap();
@@ -124,10 +132,7 @@ spec:
 #[test]
 fn apply_creates_configures_and_leaves_unchanged_as_kubectl_does() {
     let fleet = Fleet::up(1);
-    let twins = Twins { fleet: &fleet };
-    for ns in ["theirs", "ours"] {
-        fleet.plane(&["create", "namespace", ns]);
-    }
+    let twins = Twins::new(&fleet);
     let v1 = twins.write("v1.yaml", V1);
     let v2 = twins.write("v2.yaml", V2);
     let created = twins.same(&["apply", "-f", &v1]);
@@ -183,10 +188,7 @@ fn apply_creates_configures_and_leaves_unchanged_as_kubectl_does() {
 #[test]
 fn bad_input_is_refused_as_kubectl_refuses_it_and_changes_nothing() {
     let fleet = Fleet::up(1);
-    let twins = Twins { fleet: &fleet };
-    for ns in ["theirs", "ours"] {
-        fleet.plane(&["create", "namespace", ns]);
-    }
+    let twins = Twins::new(&fleet);
     let v1 = twins.write("v1.yaml", V1);
     let unknown = twins.write("unknown.yaml", "apiVersion: example.com/v1\nkind: Nope\nmetadata: {name: x}\n");
     let elsewhere =
