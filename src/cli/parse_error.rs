@@ -10,7 +10,6 @@ use crate::error::ExitCode;
 /// Upstream karmadactl's commands that this tool does not have yet, and what does the same
 /// job meanwhile (`{parent}` is the binary's own name).
 const NOT_BUILT: &[(&str, &str)] = &[
-    ("apply", "use kubectl apply against the control plane, then '{parent} promote' or a PropagationPolicy"),
     ("create", "use kubectl create against the control plane's kubeconfig"),
     ("delete", "use kubectl delete against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),

@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod annotate;
 pub mod api_resources;
+pub mod apply;
 pub mod completion;
 pub mod connection;
 pub mod controlplane;
@@ -49,6 +50,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Taint(a) => taint::run(a, ctx),
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
+        Command::Apply(a) => apply::run(*a, ctx),
         Command::Interpret(a) => interpret::run(a, ctx),
         Command::Label(a) => label::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),

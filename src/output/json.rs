@@ -14,7 +14,7 @@
 use std::io;
 
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 use super::OutputError;
 
@@ -26,7 +26,7 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, OutputError> 
 /// Go-compatible JSON with another indent (e.g. two spaces, as some upstream commands use).
 pub fn to_json_with_indent<T: Serialize + ?Sized>(value: &T, indent: &str) -> Result<String, OutputError> {
     let mut out = Vec::new();
-    let formatter = GoFormatter { pretty: PrettyFormatter::with_indent(indent.as_bytes()) };
+    let formatter = GoFormatter { layout: PrettyFormatter::with_indent(indent.as_bytes()) };
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
     value.serialize(&mut serializer).map_err(OutputError::Json)?;
     out.push(b'\n');
@@ -34,12 +34,23 @@ pub fn to_json_with_indent<T: Serialize + ?Sized>(value: &T, indent: &str) -> Re
     String::from_utf8(out).map_err(|e| OutputError::Utf8(e.utf8_error()))
 }
 
-/// serde_json's pretty printer with Go's string and float spelling.
-struct GoFormatter<'a> {
-    pretty: PrettyFormatter<'a>,
+/// Go's `json.Marshal` text followed by a newline, as `json.Encoder` writes it (kubectl's
+/// last-applied configuration): compact, Go escaping.
+pub fn to_compact_go_json<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, GoFormatter { layout: CompactFormatter });
+    // Values here are JSON documents already (string keys only), so this cannot fail.
+    let _ = value.serialize(&mut serializer);
+    out.push(b'\n');
+    String::from_utf8_lossy(&out).into_owned()
 }
 
-impl Formatter for GoFormatter<'_> {
+/// A serde_json layout (pretty or compact) with Go's string and float spelling.
+struct GoFormatter<F> {
+    layout: F,
+}
+
+impl<F: Formatter> Formatter for GoFormatter<F> {
     fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
@@ -69,31 +80,31 @@ impl Formatter for GoFormatter<'_> {
 
     // Layout is the pretty printer's.
     fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_array(w)
+        self.layout.begin_array(w)
     }
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array(w)
+        self.layout.end_array(w)
     }
     fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.pretty.begin_array_value(w, first)
+        self.layout.begin_array_value(w, first)
     }
     fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array_value(w)
+        self.layout.end_array_value(w)
     }
     fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object(w)
+        self.layout.begin_object(w)
     }
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object(w)
+        self.layout.end_object(w)
     }
     fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.pretty.begin_object_key(w, first)
+        self.layout.begin_object_key(w, first)
     }
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object_value(w)
+        self.layout.begin_object_value(w)
     }
     fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object_value(w)
+        self.layout.end_object_value(w)
     }
 }
 

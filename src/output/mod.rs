@@ -14,7 +14,7 @@ mod yaml;
 use serde::Serialize;
 
 pub use format::{OutputFormat, OutputFormatError};
-pub use json::{to_json, to_json_with_indent};
+pub use json::{to_compact_go_json, to_json, to_json_with_indent};
 pub use karmadactl_apimachinery::human_duration::{
     UNKNOWN_AGE, age, age_or_unknown, human_duration, short_human_duration,
 };

@@ -23,6 +23,7 @@ mod apiserver_protobuf;
 mod apiserver_server_side_apply;
 mod apiserver_tables;
 mod application_failover;
+mod apply;
 mod architecture;
 mod auth_rbac;
 mod auth_tokens;

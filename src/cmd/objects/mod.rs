@@ -93,10 +93,7 @@ pub fn check(spec: &Spec) -> Result<(), String> {
 /// selection, in their place.
 pub async fn select(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<Selection> {
     check(spec).map_err(anyhow::Error::msg)?;
-    let served = super::get::discovery::discover(client).await.map_err(|e| match e {
-        kube::Error::Api(s) => anyhow::Error::new(crate::error::Verbatim(failure::render(&[Failure::Api(s)]))),
-        other => anyhow::anyhow!(crate::error::with_causes(&other)),
-    })?;
+    let served = discover(client).await?;
     let selector = match spec.selector.filter(|s| !s.is_empty()) {
         Some(s) => Some(
             karmadactl_apimachinery::LabelSelector::parse(s)
@@ -140,8 +137,16 @@ pub async fn select(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<Se
     Ok(Selection { targets, single })
 }
 
+/// The resources the server serves, with kubectl's wording when it cannot say.
+pub async fn discover(client: &kube::Client) -> anyhow::Result<Served> {
+    super::get::discovery::discover(client).await.map_err(|e| match e {
+        kube::Error::Api(s) => anyhow::Error::new(crate::error::Verbatim(failure::render(&[Failure::Api(s)]))),
+        other => anyhow::anyhow!(crate::error::with_causes(&other)),
+    })
+}
+
 /// kubectl acts on the items of a `List` document, not on the list.
-fn flatten(docs: Vec<Document>) -> Vec<Document> {
+pub fn flatten(docs: Vec<Document>) -> Vec<Document> {
     let mut out = Vec::new();
     for doc in docs {
         match doc.object.get("items").and_then(Value::as_array) {
@@ -154,7 +159,7 @@ fn flatten(docs: Vec<Document>) -> Vec<Document> {
     out
 }
 
-fn labels_of(object: &Value) -> std::collections::BTreeMap<String, String> {
+pub fn labels_of(object: &Value) -> std::collections::BTreeMap<String, String> {
     object
         .pointer("/metadata/labels")
         .and_then(Value::as_object)
@@ -169,6 +174,13 @@ async fn from_document(
     spec: &Spec<'_>,
     doc: &Document,
 ) -> anyhow::Result<Result<Target, Failure>> {
+    let (resource, namespace, name) = locate(served, spec, doc)?;
+    Ok(read(client, &resource, namespace, &name).await)
+}
+
+/// The resource, namespace (None for cluster-scoped kinds) and name of the object a file holds,
+/// with kubectl's errors for an unknown kind and a namespace other than `-n`.
+pub fn locate(served: &Served, spec: &Spec<'_>, doc: &Document) -> anyhow::Result<(Resource, Option<String>, String)> {
     let text = |p: &str| doc.object.pointer(p).and_then(Value::as_str).unwrap_or_default().to_string();
     let (api_version, kind, name) = (text("/apiVersion"), text("/kind"), text("/metadata/name"));
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", &api_version));
@@ -188,11 +200,11 @@ async fn from_document(
         ),
         ns => Some(ns),
     };
-    Ok(read(client, &resource, namespace, &name).await)
+    Ok((resource, namespace, name))
 }
 
 /// One object by name.
-async fn read(
+pub async fn read(
     client: &kube::Client,
     resource: &Resource,
     namespace: Option<String>,

@@ -1,6 +1,6 @@
 //! `promote`: adopt an object that already runs in a member cluster into Karmada.
 
-mod prepare;
+pub(crate) mod prepare;
 mod steps;
 
 use std::time::Duration;

@@ -110,7 +110,7 @@ pub fn policy_name(explicit: Option<&str>, s: &Selected<'_>) -> String {
 }
 
 /// Go's `GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Namespace`.
-fn gvk_string(api_version: &str, kind: &str) -> String {
+pub(crate) fn gvk_string(api_version: &str, kind: &str) -> String {
     let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
     format!("{group}/{version}, Kind={kind}")
 }

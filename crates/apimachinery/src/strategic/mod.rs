@@ -8,12 +8,14 @@ mod errors;
 pub mod keys;
 mod merge;
 mod order;
+mod three_way;
 
 use serde_json::Value;
 
 use super::status::ApiError;
 pub use errors::SmpError;
 pub use keys::{FieldMeta, Strategy, TypeSchema, lookup, schema_for};
+pub use three_way::three_way_patch;
 
 /// Applies a strategic merge patch to a copy of `original`, merging lists as `schema` says
 /// (None: no list merges, as for a type without patch metadata).
