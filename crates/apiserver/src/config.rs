@@ -55,6 +55,19 @@ pub struct ServerConfig {
     pub kubeconfig_context: String,
     /// The binary's build, as `/version` reports it.
     pub build: crate::build_info::BuildInfo,
+    /// Serve `metrics.k8s.io` with these simulated figures (simulated members only).
+    pub simulated_metrics: Option<SimulatedMetrics>,
+}
+
+/// How a simulated member's `metrics.k8s.io` computes usage, in nanocores and bytes. The
+/// server lists the running pods and nodes and parses their quantities; the simulator says
+/// how much they use. Amounts are (CPU, memory), None when unset.
+#[derive(Debug, Clone, Copy)]
+pub struct SimulatedMetrics {
+    /// A container's usage from a seed naming it, its requests and its limits.
+    pub container: fn(&str, (Option<u64>, Option<u64>), (Option<u64>, Option<u64>)) -> (u64, u64),
+    /// A node's usage from its name and the sum of its running pods' usage.
+    pub node: fn(&str, (u64, u64)) -> (u64, u64),
 }
 
 impl ServerConfig {
@@ -78,6 +91,7 @@ impl ServerConfig {
             advertise_address: None,
             kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
             build: crate::build_info::BuildInfo::UNKNOWN,
+            simulated_metrics: None,
         }
     }
 

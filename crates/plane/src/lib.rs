@@ -78,7 +78,15 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
         }
         karmadactl_store::Datastore::Sqlite => (Leading::always(), None),
     };
-    let server = karmadactl_apiserver::start(config.server.clone(), leading.clone()).await?;
+    let mut server_config = config.server.clone();
+    if config.simulation.is_some() {
+        // A simulated member's metrics.k8s.io reports the simulator's figures.
+        server_config.simulated_metrics = Some(karmadactl_apiserver::config::SimulatedMetrics {
+            container: karmadactl_simulator::metrics::container_usage,
+            node: karmadactl_simulator::metrics::node_usage,
+        });
+    }
+    let server = karmadactl_apiserver::start(server_config, leading.clone()).await?;
     let client = server.client.clone();
     let mut background = Vec::new();
     if let Some(elector) = elector {

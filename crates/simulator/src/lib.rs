@@ -14,6 +14,7 @@
 mod daemonsets;
 mod deployments;
 mod jobs;
+pub mod metrics;
 mod nodes;
 mod owned;
 mod pods;
