@@ -73,7 +73,9 @@ pub fn aggregated_item() -> Value {
 /// Answers a resource request in `metrics.k8s.io` (the caller checked the group and the model).
 pub async fn serve(state: &ApiState, call: &Call, model: SimulatedMetrics) -> Result<Response, ApiError> {
     let info = &call.info;
-    let known = RESOURCES.iter().any(|(name, _, namespaced)| *name == info.resource && (*namespaced || info.namespace.is_empty()));
+    let known = RESOURCES
+        .iter()
+        .any(|(name, _, namespaced)| *name == info.resource && (*namespaced || info.namespace.is_empty()));
     if info.api_version != VERSION || !known || !info.subresource.is_empty() {
         return Err(crate::handlers::nonresource::not_found_path());
     }
@@ -239,10 +241,11 @@ fn pod_metrics(pod: &Value, model: SimulatedMetrics) -> Option<Value> {
 
 fn node_metrics(node: &Value, running: &[Value], model: SimulatedMetrics) -> Value {
     let name = object::meta_str(node, "name").unwrap_or_default();
-    let pods = running.iter().filter(|p| p["spec"]["nodeName"] == name).flat_map(|p| container_usages(p, model)).fold(
-        (0u64, 0u64),
-        |(cpu, memory), (_, c, m)| (cpu.saturating_add(c), memory.saturating_add(m)),
-    );
+    let pods = running
+        .iter()
+        .filter(|p| p["spec"]["nodeName"] == name)
+        .flat_map(|p| container_usages(p, model))
+        .fold((0u64, 0u64), |(cpu, memory), (_, c, m)| (cpu.saturating_add(c), memory.saturating_add(m)));
     let (cpu, memory) = (model.node)(name, pods);
     json!({"metadata": sample_meta(node, false), "timestamp": object::now_rfc3339(), "window": WINDOW,
            "usage": usage(cpu, memory)})
