@@ -79,6 +79,7 @@ pub enum Command {
     Taint(cmd::taint::TaintArgs),
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
+    Top(cmd::top::TopArgs),
     Interpret(cmd::interpret::InterpretArgs),
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),

@@ -19,7 +19,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("logs", "use kubectl logs with the member cluster's own kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
-    ("top", "use kubectl top with the member cluster's own kubeconfig"),
     ("addons", "the embedded control plane has no addons to manage; see README.md"),
 ];
 

@@ -71,6 +71,7 @@ mod store_etcd;
 mod store_model;
 mod store_sqlite;
 mod token;
+mod top;
 mod unjoin;
 mod upstream_crds;
 mod workload_rebalancer;
