@@ -59,7 +59,17 @@ async fn plane_and_clusters(
 ) -> anyhow::Result<(kube::Config, Vec<String>)> {
     let plane = super::scope::plane_config(connection).await?;
     let client = kube::Client::try_from(plane.clone())?;
-    let list = Api::<Cluster>::all(client).list(&Default::default()).await.map_err(api_message)?;
+    let list = Api::<Cluster>::all(client).list(&Default::default()).await.map_err(|e| match e {
+        kube::Error::Api(s) => anyhow::anyhow!(s.message),
+        // As Go's client words a transport failure: the URL, then why.
+        other => {
+            let url = format!(
+                "{}/apis/cluster.karmada.io/v1alpha1/clusters",
+                plane.cluster_url.to_string().trim_end_matches('/')
+            );
+            anyhow::anyhow!("Get \"{url}\": {}", crate::error::with_causes(&other))
+        }
+    })?;
     let known: Vec<String> = list.items.iter().filter_map(|c| c.metadata.name.clone()).collect();
     if !wanted.is_empty() {
         let missing: Vec<&str> = wanted.iter().filter(|w| !known.contains(w)).map(String::as_str).collect();
