@@ -59,13 +59,16 @@ pub struct ServerConfig {
     pub simulated_metrics: Option<SimulatedMetrics>,
 }
 
+/// CPU (nanocores) and memory (bytes) of a container's requests or limits, None when unset.
+pub type Amounts = (Option<u64>, Option<u64>);
+
 /// How a simulated member's `metrics.k8s.io` computes usage, in nanocores and bytes. The
 /// server lists the running pods and nodes and parses their quantities; the simulator says
 /// how much they use. Amounts are (CPU, memory), None when unset.
 #[derive(Debug, Clone, Copy)]
 pub struct SimulatedMetrics {
     /// A container's usage from a seed naming it, its requests and its limits.
-    pub container: fn(&str, (Option<u64>, Option<u64>), (Option<u64>, Option<u64>)) -> (u64, u64),
+    pub container: fn(&str, Amounts, Amounts) -> (u64, u64),
     /// A node's usage from its name and the sum of its running pods' usage.
     pub node: fn(&str, (u64, u64)) -> (u64, u64),
 }
