@@ -13,7 +13,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),
-    ("Advanced Commands", &["apply", "promote"]),
+    ("Advanced Commands", &["apply", "promote", "top"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["label", "annotate", "completion"]),
     ("Other Commands", &["api-resources", "api-versions", "options", "version"]),

@@ -80,6 +80,7 @@ pub enum Command {
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
     Apply(Box<cmd::apply::ApplyArgs>),
+    Top(cmd::top::TopArgs),
     Interpret(cmd::interpret::InterpretArgs),
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),

@@ -29,6 +29,7 @@ pub mod register;
 pub mod scope;
 pub mod taint;
 pub mod token;
+pub mod top;
 pub mod unjoin;
 pub mod unregister;
 pub mod version;
@@ -51,6 +52,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
         Command::Apply(a) => apply::run(*a, ctx),
+        Command::Top(a) => top::run(a, ctx),
         Command::Interpret(a) => interpret::run(a, ctx),
         Command::Label(a) => label::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),

@@ -377,6 +377,8 @@ fn every_upstream_flag_of_the_other_commands_parses() {
     }
     // A plain watch parses and goes to the server.
     assert_parses_and_connects(&["get", "pods", "--watch-only"]);
+    assert_parses_and_connects(&["top", "pod", "-A", "-C", "m1,m2", "--sort-by", "cpu", "--containers", "--sum"]);
+    assert_parses_and_connects(&["top", "no", "--clusters", "m1", "--show-capacity", "--use-protocol-buffers=false"]);
     assert_parses_and_connects(&[
         "promote",
         "deployment",
@@ -430,7 +432,7 @@ fn go_style_boolean_values_are_accepted() {
 
 #[test]
 fn upstream_commands_not_built_yet_say_so_and_exit_2() {
-    for name in ["exec", "top", "addons", "delete"] {
+    for name in ["exec", "addons", "delete"] {
         let out = common::KubeEnv::new().run(&[name, "x"]);
         assert_eq!(out.code, 2, "{name}: {}", out.stderr);
         let first = out.stderr.lines().next().unwrap_or_default();

@@ -74,6 +74,7 @@ mod store_etcd;
 mod store_model;
 mod store_sqlite;
 mod token;
+mod top;
 mod unjoin;
 mod upstream_crds;
 mod workload_affinity;

@@ -57,6 +57,22 @@ pub struct ServerConfig {
     pub build: crate::build_info::BuildInfo,
     /// Who plays the nodes' kubelets (pod logs); `None` answers scheduled pods' logs with a 503.
     pub kubelet: Option<std::sync::Arc<dyn crate::kubelet::Kubelet>>,
+    /// Serve `metrics.k8s.io` with these simulated figures (simulated members only).
+    pub simulated_metrics: Option<SimulatedMetrics>,
+}
+
+/// CPU (nanocores) and memory (bytes) of a container's requests or limits, None when unset.
+pub type Amounts = (Option<u64>, Option<u64>);
+
+/// How a simulated member's `metrics.k8s.io` computes usage, in nanocores and bytes. The
+/// server lists the running pods and nodes and parses their quantities; the simulator says
+/// how much they use. Amounts are (CPU, memory), None when unset.
+#[derive(Debug, Clone, Copy)]
+pub struct SimulatedMetrics {
+    /// A container's usage from a seed naming it, its requests and its limits.
+    pub container: fn(&str, Amounts, Amounts) -> (u64, u64),
+    /// A node's usage from its name and the sum of its running pods' usage.
+    pub node: fn(&str, (u64, u64)) -> (u64, u64),
 }
 
 impl ServerConfig {
@@ -81,6 +97,7 @@ impl ServerConfig {
             kubeconfig_context: karmadactl_karmada_api::wellknown::KARMADA_APISERVER_CONTEXT.to_string(),
             build: crate::build_info::BuildInfo::UNKNOWN,
             kubelet: None,
+            simulated_metrics: None,
         }
     }
 

@@ -81,9 +81,16 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
         karmadactl_store::Datastore::Sqlite => (Leading::always(), None),
     };
     let mut server_config = config.server.clone();
-    if config.simulation.is_some() && server_config.kubelet.is_none() {
-        let cluster = server_config.kubeconfig_context.clone();
-        server_config.kubelet = Some(Arc::new(simulated_kubelet::SimulatedKubelet { cluster }));
+    if config.simulation.is_some() {
+        if server_config.kubelet.is_none() {
+            let cluster = server_config.kubeconfig_context.clone();
+            server_config.kubelet = Some(Arc::new(simulated_kubelet::SimulatedKubelet { cluster }));
+        }
+        // A simulated member's metrics.k8s.io reports the simulator's figures.
+        server_config.simulated_metrics = Some(karmadactl_apiserver::config::SimulatedMetrics {
+            container: karmadactl_simulator::metrics::container_usage,
+            node: karmadactl_simulator::metrics::node_usage,
+        });
     }
     let server = karmadactl_apiserver::start(server_config, leading.clone()).await?;
     let client = server.client.clone();

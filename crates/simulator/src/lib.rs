@@ -15,6 +15,7 @@ mod daemonsets;
 mod deployments;
 mod jobs;
 pub mod logs;
+pub mod metrics;
 mod nodes;
 mod owned;
 mod pods;

@@ -187,6 +187,7 @@ fn option_values(path: &[String], arg: &Arg, conn: &Connection) -> Vec<String> {
         "operation_scope" if path.first().is_some_and(|c| c != "get") => vec!["karmada".into(), "members".into()],
         "operation_scope" => values::SCOPES.iter().map(|s| s.to_string()).collect(),
         "sort_by" if path.first().is_some_and(|c| c == "api-resources") => vec!["kind".into(), "name".into()],
+        "sort_by" if path.first().is_some_and(|c| c == "top") => vec!["cpu".into(), "memory".into()],
         "output" => values::output_formats(path),
         _ => Vec::new(),
     }

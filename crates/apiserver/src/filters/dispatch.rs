@@ -17,7 +17,8 @@ use crate::auth::{Attributes, Decision, UserInfo, authorize};
 use crate::state::ApiState;
 use crate::transport::listener::ConnInfo;
 use crate::{
-    filters::authenticate, filters::impersonate, handlers::cluster_proxy, handlers::nonresource, handlers::resource,
+    filters::authenticate, filters::impersonate, handlers::cluster_proxy, handlers::metrics_api, handlers::nonresource,
+    handlers::resource,
 };
 
 /// The API server's router: a single fallback, because the URL space grows at run time (CRDs).
@@ -109,6 +110,11 @@ async fn serve(
     let call = Call { info, user, query, headers: parts.headers, body };
     if !call.info.is_resource_request {
         return nonresource::serve(state, &call).await;
+    }
+    if call.info.api_group == metrics_api::GROUP
+        && let Some(model) = metrics_api::model(state)
+    {
+        return metrics_api::serve(state, &call, model).await;
     }
     resource::serve(state.clone(), call).await
 }

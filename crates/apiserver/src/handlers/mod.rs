@@ -1,9 +1,10 @@
 //! What answers a request once it passed the filters: the resource verbs (`resource`), the
-//! `/scale` subresource, computed resources (access reviews, who-am-i), the cluster proxy, the
+//! `/scale` subresource, computed resources (access reviews, who-am-i, a simulated member's metrics), the cluster proxy, the
 //! non-resource endpoints, and how a stored object is served (JSON, tables, continue tokens).
 
 pub(crate) mod cluster_proxy;
 pub(crate) mod continue_token;
+pub(crate) mod metrics_api;
 pub(crate) mod nonresource;
 pub(crate) mod pod_log;
 pub(crate) mod resource;

@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::registry::{discovery, openapi};
 
 use crate::filters::dispatch::{Call, json_bytes_response, json_response};
+use crate::handlers::metrics_api;
 use crate::state::ApiState;
 
 pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiError> {
@@ -24,7 +25,14 @@ pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiEr
         "/metrics" => return Ok(text(StatusCode::OK, state.metrics.render(), "text/plain; version=0.0.4")),
         "/api" | "/apis" if wants_aggregated(call) => {
             let reg = read_registry(state)?;
-            let mut resp = json_response(StatusCode::OK, &discovery::aggregated_discovery(&reg, path == "/api"));
+            let mut doc = discovery::aggregated_discovery(&reg, path == "/api");
+            if path == "/apis"
+                && metrics_api::model(state).is_some()
+                && let Some(items) = doc["items"].as_array_mut()
+            {
+                items.push(metrics_api::aggregated_item());
+            }
+            let mut resp = json_response(StatusCode::OK, &doc);
             resp.headers_mut()
                 .insert(header::CONTENT_TYPE, HeaderValue::from_static(discovery::AGGREGATED_CONTENT_TYPE));
             return Ok(resp);
@@ -34,7 +42,13 @@ pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiEr
         }
         "/apis" => {
             let reg = read_registry(state)?;
-            return Ok(json_response(StatusCode::OK, &discovery::api_group_list(&reg)));
+            let mut doc = discovery::api_group_list(&reg);
+            if metrics_api::model(state).is_some()
+                && let Some(groups) = doc["groups"].as_array_mut()
+            {
+                groups.push(metrics_api::group_entry());
+            }
+            return Ok(json_response(StatusCode::OK, &doc));
         }
         // kubectl 1.27 and 1.28 refuse to apply without a v2 document (protobuf only); newer
         // versions use v3.
@@ -69,6 +83,13 @@ pub async fn serve(state: &Arc<ApiState>, call: &Call) -> Result<Response, ApiEr
             .ok_or_else(not_found_path);
     }
     if let Some(rest) = path.strip_prefix("/apis/") {
+        if metrics_api::model(state).is_some() {
+            match rest {
+                metrics_api::GROUP => return Ok(json_response(StatusCode::OK, &metrics_api::group_document())),
+                "metrics.k8s.io/v1beta1" => return Ok(json_response(StatusCode::OK, &metrics_api::resource_list())),
+                _ => {}
+            }
+        }
         let reg = read_registry(state)?;
         let doc = match rest.split_once('/') {
             None => discovery::api_group(&reg, rest),
@@ -97,7 +118,7 @@ fn read_registry(state: &ApiState) -> Result<std::sync::RwLockReadGuard<'_, crat
 
 /// kube-apiserver answers unknown paths with a 404 Status whose message is "the server could
 /// not find the requested resource"; kubectl prints exactly that.
-fn not_found_path() -> ApiError {
+pub(crate) fn not_found_path() -> ApiError {
     ApiError::new(
         404,
         karmadactl_apimachinery::StatusReason::NotFound,
