@@ -82,6 +82,8 @@ pub enum Command {
     Interpret(cmd::interpret::InterpretArgs),
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
+    Patch(cmd::patch::PatchArgs),
+    Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),

@@ -12,9 +12,7 @@ use crate::error::ExitCode;
 const NOT_BUILT: &[(&str, &str)] = &[
     ("apply", "use kubectl apply against the control plane, then '{parent} promote' or a PropagationPolicy"),
     ("create", "use kubectl create against the control plane's kubeconfig"),
-    ("delete", "use kubectl delete against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
-    ("patch", "use kubectl patch against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("logs", "use kubectl logs with the member cluster's own kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),

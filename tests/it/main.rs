@@ -49,6 +49,7 @@ mod label_annotate;
 mod members;
 mod output;
 mod override_policy_admission;
+mod patch_delete;
 mod pki;
 mod policy_lifecycle;
 mod promote;

@@ -29,6 +29,9 @@ pub struct Spec<'a> {
     pub namespace: String,
     /// Whether `-n` was given: objects in files must then be in that namespace.
     pub enforce_namespace: bool,
+    /// Name the objects without reading them (kubectl's `RequireObject(false)`, as `delete`
+    /// does): a target named by argument has no object, one from a file has the file's.
+    pub skip_read: bool,
 }
 
 /// One object to act on, as the server has it now.
@@ -39,9 +42,16 @@ pub struct Target {
     pub namespace: Option<String>,
     pub name: String,
     pub object: Value,
+    /// The file that named it, for messages (`error when deleting "x.yaml": …`).
+    pub source: Option<String>,
 }
 
 impl Target {
+    /// A target not read yet.
+    fn named(resource: &Resource, namespace: Option<String>, name: &str) -> Self {
+        Target { resource: resource.clone(), namespace, name: name.to_string(), object: Value::Null, source: None }
+    }
+
     /// The object's path on the server.
     pub fn path(&self) -> String {
         let encoded: String = form_urlencoded::byte_serialize(self.name.as_bytes()).collect();
@@ -134,14 +144,15 @@ pub async fn select(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<Se
             continue;
         }
         for name in names {
-            targets.push(read(client, &resource, namespace.clone(), name).await);
+            let target = Target::named(&resource, namespace.clone(), name);
+            targets.push(if spec.skip_read { Ok(target) } else { read(client, target).await });
         }
     }
     Ok(Selection { targets, single })
 }
 
 /// kubectl acts on the items of a `List` document, not on the list.
-fn flatten(docs: Vec<Document>) -> Vec<Document> {
+pub(crate) fn flatten(docs: Vec<Document>) -> Vec<Document> {
     let mut out = Vec::new();
     for doc in docs {
         match doc.object.get("items").and_then(Value::as_array) {
@@ -188,17 +199,17 @@ async fn from_document(
         ),
         ns => Some(ns),
     };
-    Ok(read(client, &resource, namespace, &name).await)
+    let mut target = Target::named(&resource, namespace, &name);
+    target.source = Some(doc.origin.display());
+    if spec.skip_read {
+        target.object = doc.object.clone();
+        return Ok(Ok(target));
+    }
+    Ok(read(client, target).await)
 }
 
-/// One object by name.
-async fn read(
-    client: &kube::Client,
-    resource: &Resource,
-    namespace: Option<String>,
-    name: &str,
-) -> Result<Target, Failure> {
-    let mut target = Target { resource: resource.clone(), namespace, name: name.to_string(), object: Value::Null };
+/// One object by name, as the server has it.
+async fn read(client: &kube::Client, mut target: Target) -> Result<Target, Failure> {
     let req = http::Request::get(target.path()).body(Vec::new()).map_err(|e| Failure::Plain(e.to_string()))?;
     target.object = client.request::<Value>(req).await.map_err(Failure::from_kube)?;
     Ok(target)
@@ -246,6 +257,7 @@ async fn list(client: &kube::Client, resource: &Resource, spec: &Spec<'_>) -> Ve
                 namespace: text("/metadata/namespace").filter(|_| resource.namespaced),
                 name: text("/metadata/name").unwrap_or_default(),
                 object,
+                source: None,
             })
         })
         .collect()
