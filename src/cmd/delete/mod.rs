@@ -148,7 +148,7 @@ pub fn run(args: DeleteArgs, ctx: &Context) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
         if args.args.is_empty() && o.files.filenames.is_empty() {
-            anyhow::bail!(NOTHING_NAMED);
+            anyhow::bail!(objects::NOTHING_NAMED);
         }
         if o.all && selecting {
             // kubectl's builder refuses this before its Validate would, in its own words.
@@ -224,9 +224,6 @@ pub fn run(args: DeleteArgs, ctx: &Context) -> anyhow::Result<()> {
         Ok(())
     })
 }
-
-/// kubectl's builder refusal when nothing names an object.
-const NOTHING_NAMED: &str = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
 /// Sends the DELETE; returns the uid of what was deleted (empty when the answer has none).
 async fn delete_one(client: &kube::Client, target: &Target, body: &Value) -> Result<String, Failure> {

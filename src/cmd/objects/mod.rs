@@ -15,6 +15,9 @@ use super::get::fetch::collection_path;
 use crate::manifest_files::{self, Document};
 pub use failure::Failure;
 
+/// kubectl's builder refusal when nothing names an object.
+pub const NOTHING_NAMED: &str = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
 /// What the command line asks for.
 #[derive(Debug, Default)]
 pub struct Spec<'a> {

@@ -7,7 +7,7 @@ use karmadactl_apimachinery::{apply_json_patch, apply_merge_patch, apply_strateg
 use serde_json::Value;
 
 use super::source::PatchType;
-use super::{NOTHING_NAMED, PatchArgs, operation};
+use super::{PatchArgs, operation};
 use crate::cli::Context;
 use crate::cmd::objects::flags::ObjectPrinter;
 use crate::cmd::objects::{self, Failure};
@@ -57,7 +57,7 @@ pub async fn patch_files(
     ctx: &Context,
 ) -> anyhow::Result<(usize, Vec<Failure>)> {
     if args.files.filenames.is_empty() {
-        anyhow::bail!(NOTHING_NAMED);
+        anyhow::bail!(objects::NOTHING_NAMED);
     }
     let docs = crate::manifest_files::read_all(&args.files.filenames, args.files.recursive).await?;
     let (mut count, mut failures) = (0, Vec::new());

@@ -60,9 +60,6 @@ pub struct PatchArgs {
     pub print: PrintFlags,
 }
 
-/// kubectl's builder refusal when nothing names an object.
-const NOTHING_NAMED: &str = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
-
 /// kubectl's `patchOperation`.
 fn operation(changed: bool) -> &'static str {
     if changed { "patched" } else { "patched (no change)" }
@@ -83,7 +80,7 @@ pub fn run(args: PatchArgs, ctx: &Context) -> anyhow::Result<()> {
             return local::patch_files(&args, patch_type, &body, &mut printer, ctx).await;
         }
         if args.args.is_empty() && args.files.filenames.is_empty() {
-            anyhow::bail!(NOTHING_NAMED);
+            anyhow::bail!(objects::NOTHING_NAMED);
         }
         let connected = args.server.connect().await?;
         let spec = Spec {
