@@ -84,6 +84,8 @@ pub enum Command {
     Interpret(cmd::interpret::InterpretArgs),
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
+    Patch(cmd::patch::PatchArgs),
+    Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
     Logs(cmd::logs::LogsArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),

@@ -11,9 +11,7 @@ use crate::error::ExitCode;
 /// job meanwhile (`{parent}` is the binary's own name).
 const NOT_BUILT: &[(&str, &str)] = &[
     ("create", "use kubectl create against the control plane's kubeconfig"),
-    ("delete", "use kubectl delete against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
-    ("patch", "use kubectl patch against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),

@@ -13,6 +13,7 @@ pub mod controlplane;
 pub mod cordon;
 pub mod datastore;
 pub mod deinit;
+pub mod delete;
 pub mod describe;
 pub mod engine_flags;
 pub mod get;
@@ -24,6 +25,7 @@ pub mod local;
 pub mod logs;
 pub mod objects;
 pub mod options;
+pub mod patch;
 pub mod promote;
 pub mod register;
 pub mod scope;
@@ -55,6 +57,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Top(a) => top::run(a, ctx),
         Command::Interpret(a) => interpret::run(a, ctx),
         Command::Label(a) => label::run(a, ctx),
+        Command::Patch(a) => patch::run(a, ctx),
+        Command::Delete(a) => delete::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),

@@ -85,7 +85,7 @@ fn cluster_names_and_kinds_come_from_the_live_plane() {
     assert!(lines(&r).contains(&"clusters"), "{}", r.stdout);
     assert!(lines(&r).contains(&"configmaps"), "{}", r.stdout);
     assert!(!lines(&r).contains(&"completion"), "subcommands are not offered below get: {}", r.stdout);
-    for command in ["label", "annotate"] {
+    for command in ["label", "annotate", "patch", "delete"] {
         let r = complete(home.path(), &[command, "--kubeconfig", kc, "propagation"]);
         assert_eq!(lines(&r), ["propagationpolicies"], "{command}");
     }
@@ -146,7 +146,9 @@ fn fixed_values_flags_and_subcommands() {
     assert_eq!(lines(&r), ["karmada", "members"]);
     let r = complete(home.path(), &["api-resources", "-o", ""]);
     assert_eq!(lines(&r), ["json", "yaml", "wide", "name"]);
-    for command in ["label", "annotate"] {
+    let r = complete(home.path(), &["delete", "-o", ""]);
+    assert_eq!(lines(&r), ["name"]);
+    for command in ["label", "annotate", "patch"] {
         let r = complete(home.path(), &[command, "-o", ""]);
         assert_eq!(lines(&r), ["json", "yaml", "name"], "{command}");
         let r = complete(home.path(), &[command, "-s", ""]);

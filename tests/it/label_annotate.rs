@@ -3,96 +3,9 @@
 //! namespace `theirs`, karmadactl in `ours`, each holding the same objects, on the plane and
 //! on a member through the plane's cluster proxy.
 
-use std::path::PathBuf;
-
-use serde_json::Value;
-
 use crate::common::Run;
 use crate::common::fleet::Fleet;
-
-/// One server seen by both tools: the plane, or a member through the proxy.
-struct Twins<'a> {
-    fleet: &'a Fleet,
-    /// kubectl's kubeconfig for the member (`None`: the plane).
-    proxy: Option<PathBuf>,
-    member: Option<&'a str>,
-}
-
-impl<'a> Twins<'a> {
-    fn plane(fleet: &'a Fleet) -> Self {
-        Twins { fleet, proxy: None, member: None }
-    }
-
-    fn member(fleet: &'a Fleet, name: &'a str) -> Self {
-        Twins { fleet, proxy: Some(fleet.proxy_kubeconfig(name)), member: Some(name) }
-    }
-
-    fn kubectl(&self, args: &[&str]) -> Run {
-        match &self.proxy {
-            Some(p) => self.fleet.k_with(p, args),
-            None => self.fleet.k("karmada-apiserver", args),
-        }
-    }
-
-    fn ours(&self, args: &[&str]) -> Run {
-        let mut all = args.to_vec();
-        if let Some(m) = self.member {
-            all.extend(["-s", "members", "-C", m]);
-        }
-        self.fleet.karmadactl(&all)
-    }
-
-    /// The same objects in both namespaces. (The plane's namespaces reach its members by
-    /// themselves, so a member may have them already.)
-    fn seed(&self) {
-        for ns in ["theirs", "ours"] {
-            let created = self.kubectl(&["create", "namespace", ns]);
-            assert!(created.code == 0 || created.stderr.contains("AlreadyExists"), "{}", created.stderr);
-            for args in [
-                &["create", "deployment", "web", "--image=nginx", "-n", ns][..],
-                &["create", "configmap", "c1", "--from-literal=a=b", "-n", ns],
-                &["create", "configmap", "c2", "-n", ns],
-            ] {
-                let run = self.kubectl(args);
-                assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-            }
-        }
-    }
-
-    /// The Deployments and ConfigMaps of a namespace without what differs between any two
-    /// objects (identity, versions, times, the namespace itself).
-    fn objects(&self, ns: &str) -> Value {
-        let run = self.kubectl(&["get", "deployments,configmaps", "-n", ns, "-o", "json"]);
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        let mut list: Value = serde_json::from_str(&run.stdout).unwrap();
-        for item in list["items"].as_array_mut().unwrap() {
-            let meta = item["metadata"].as_object_mut().unwrap();
-            for k in ["resourceVersion", "uid", "creationTimestamp", "managedFields", "namespace"] {
-                meta.remove(k);
-            }
-            item.as_object_mut().unwrap().remove("status");
-        }
-        list["items"].take()
-    }
-
-    /// Runs `args` with both tools, each in its namespace, and checks they agree; returns
-    /// karmadactl's run.
-    fn same(&self, args: &[&str]) -> Run {
-        let with_ns = |ns: &'static str| {
-            let mut all = args.to_vec();
-            all.extend(["-n", ns]);
-            all
-        };
-        let theirs = self.kubectl(&with_ns("theirs"));
-        let ours = self.ours(&with_ns("ours"));
-        let text = |s: &str| s.replace("theirs", "ours").replace("kubectl.1.33", "karmadactl");
-        assert_eq!(ours.code, theirs.code, "{args:?}: kubectl said {}, karmadactl said {}", theirs.stderr, ours.stderr);
-        assert_eq!(ours.stdout, text(&theirs.stdout), "stdout of {args:?}");
-        assert_eq!(ours.stderr, text(&theirs.stderr), "stderr of {args:?}");
-        assert_eq!(self.objects("ours"), self.objects("theirs"), "objects after {args:?}");
-        ours
-    }
-}
+use crate::common::twins::Twins;
 
 /// The scenario both tools go through, in order (each step sees the state the last left).
 fn label_and_annotate_like_kubectl(twins: &Twins, manifest: &str) {

@@ -52,6 +52,7 @@ mod logs;
 mod members;
 mod output;
 mod override_policy_admission;
+mod patch_delete;
 mod pki;
 mod policy_lifecycle;
 mod promote;

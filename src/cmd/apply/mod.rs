@@ -133,6 +133,7 @@ impl Info {
             namespace: self.namespace.clone(),
             name: self.name.clone(),
             object: Value::Null,
+            source: None,
         }
     }
 

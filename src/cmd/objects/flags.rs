@@ -14,18 +14,8 @@ use crate::output::{OutputFormat, to_format};
 /// Which objects, and where.
 #[derive(Debug, Clone, Args)]
 pub struct ObjectFlags {
-    /// Filename, directory, or URL to files identifying the resource to update.
-    #[arg(short = 'f', long = "filename", value_name = "FILENAME", value_hint = clap::ValueHint::AnyPath)]
-    pub filenames: Vec<String>,
-
-    /// Process the directory used in -f, --filename recursively. Useful when you want to
-    /// manage related manifests organized within the same directory.
-    #[arg(short = 'R', long)]
-    pub recursive: bool,
-
-    /// Process the kustomization directory (not built: refused with exit code 2).
-    #[arg(short = 'k', long, value_name = "DIR")]
-    pub kustomize: Option<String>,
+    #[command(flatten)]
+    pub files: FileFlags,
 
     /// Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.(e.g. -l
     /// key1=value1,key2=value2,key3 in (value3)). Matching objects must satisfy all of the
@@ -47,6 +37,30 @@ pub struct ObjectFlags {
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,
 
+    #[command(flatten)]
+    pub server: ServerFlags,
+}
+
+/// The files that name the objects (`-f`, `-R`; `-k` is refused).
+#[derive(Debug, Clone, Args)]
+pub struct FileFlags {
+    /// Filename, directory, or URL to files identifying the resource to update.
+    #[arg(short = 'f', long = "filename", value_name = "FILENAME", value_hint = clap::ValueHint::AnyPath)]
+    pub filenames: Vec<String>,
+
+    /// Process the directory used in -f, --filename recursively. Useful when you want to
+    /// manage related manifests organized within the same directory.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+
+    /// Process the kustomization directory (not built: refused with exit code 2).
+    #[arg(short = 'k', long, value_name = "DIR")]
+    pub kustomize: Option<String>,
+}
+
+/// Which server, and which namespace on it.
+#[derive(Debug, Clone, Args)]
+pub struct ServerFlags {
     /// If present, the namespace scope for this CLI request.
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
@@ -105,14 +119,7 @@ pub struct Connected {
 impl ObjectFlags {
     /// Refuses what is not built, before anything is read.
     pub fn refuse_unbuilt(&self, parent: &str, command: &str) -> anyhow::Result<()> {
-        if self.kustomize.is_some() {
-            return Err(crate::error::NotBuilt {
-                command: format!("{parent} {command} -k"),
-                instead: Some("render the kustomization with 'kubectl kustomize DIR > FILE' and pass -f FILE.".into()),
-            }
-            .into());
-        }
-        Ok(())
+        self.files.refuse_unbuilt(parent, command)
     }
 
     /// kubectl's refusals of selectors that contradict each other.
@@ -127,12 +134,50 @@ impl ObjectFlags {
 
     /// Something must name the objects: resource arguments or `-f`.
     pub fn check_named(&self, resources: &[String]) -> Result<(), &'static str> {
-        if resources.is_empty() && self.filenames.is_empty() {
+        if resources.is_empty() && self.files.filenames.is_empty() {
             return Err("one or more resources must be specified as <resource> <name> or <resource>/<name>");
         }
         Ok(())
     }
 
+    /// Connects to the plane, or to the member `-s members -C NAME` names through the plane's
+    /// cluster proxy.
+    pub async fn connect(&self) -> anyhow::Result<Connected> {
+        self.server.connect().await
+    }
+
+    /// What to select, once connected.
+    pub fn spec<'a>(&'a self, resources: &'a [String], connected: &Connected) -> Spec<'a> {
+        Spec {
+            resources,
+            filenames: &self.files.filenames,
+            recursive: self.files.recursive,
+            selector: self.selector.as_deref(),
+            field_selector: self.field_selector.as_deref(),
+            all: self.all,
+            all_namespaces: self.all_namespaces,
+            namespace: connected.namespace.clone(),
+            enforce_namespace: connected.enforce_namespace,
+            skip_read: false,
+        }
+    }
+}
+
+impl FileFlags {
+    /// Refuses what is not built, before anything is read.
+    pub fn refuse_unbuilt(&self, parent: &str, command: &str) -> anyhow::Result<()> {
+        if self.kustomize.is_some() {
+            return Err(crate::error::NotBuilt {
+                command: format!("{parent} {command} -k"),
+                instead: Some("render the kustomization with 'kubectl kustomize DIR > FILE' and pass -f FILE.".into()),
+            }
+            .into());
+        }
+        Ok(())
+    }
+}
+
+impl ServerFlags {
     /// Connects to the plane, or to the member `-s members -C NAME` names through the plane's
     /// cluster proxy.
     pub async fn connect(&self) -> anyhow::Result<Connected> {
@@ -142,21 +187,6 @@ impl ObjectFlags {
         let namespace = crate::cmd::connection::effective_namespace(flag, resolved.namespace.as_deref());
         let config = scope::config_for(&self.karmada, member.as_deref()).await?;
         Ok(Connected { client: kube::Client::try_from(config)?, namespace, enforce_namespace: flag.is_some() })
-    }
-
-    /// What to select, once connected.
-    pub fn spec<'a>(&'a self, resources: &'a [String], connected: &Connected) -> Spec<'a> {
-        Spec {
-            resources,
-            filenames: &self.filenames,
-            recursive: self.recursive,
-            selector: self.selector.as_deref(),
-            field_selector: self.field_selector.as_deref(),
-            all: self.all,
-            all_namespaces: self.all_namespaces,
-            namespace: connected.namespace.clone(),
-            enforce_namespace: connected.enforce_namespace,
-        }
     }
 }
 
@@ -197,6 +227,13 @@ impl PrintFlags {
 }
 
 impl ObjectPrinter {
+    /// Without the ` (dry run)` suffix: kubectl's patch sets its printer's operation after the
+    /// dry-run strategy has added the suffix, so its lines never carry it.
+    pub fn without_dry_run_suffix(mut self) -> Self {
+        self.dry_run = DryRun::None;
+        self
+    }
+
     /// Whether `-o` was given.
     pub fn has_format(&self) -> bool {
         self.format.is_some()

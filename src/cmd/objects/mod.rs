@@ -15,6 +15,9 @@ use super::get::fetch::collection_path;
 use crate::manifest_files::{self, Document};
 pub use failure::Failure;
 
+/// kubectl's builder refusal when nothing names an object.
+pub const NOTHING_NAMED: &str = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
 /// What the command line asks for.
 #[derive(Debug, Default)]
 pub struct Spec<'a> {
@@ -29,6 +32,9 @@ pub struct Spec<'a> {
     pub namespace: String,
     /// Whether `-n` was given: objects in files must then be in that namespace.
     pub enforce_namespace: bool,
+    /// Name the objects without reading them (kubectl's `RequireObject(false)`, as `delete`
+    /// does): a target named by argument has no object, one from a file has the file's.
+    pub skip_read: bool,
 }
 
 /// One object to act on, as the server has it now.
@@ -39,9 +45,16 @@ pub struct Target {
     pub namespace: Option<String>,
     pub name: String,
     pub object: Value,
+    /// The file that named it, for messages (`error when deleting "x.yaml": …`).
+    pub source: Option<String>,
 }
 
 impl Target {
+    /// A target not read yet.
+    fn named(resource: &Resource, namespace: Option<String>, name: &str) -> Self {
+        Target { resource: resource.clone(), namespace, name: name.to_string(), object: Value::Null, source: None }
+    }
+
     /// The object's path on the server.
     pub fn path(&self) -> String {
         let encoded: String = form_urlencoded::byte_serialize(self.name.as_bytes()).collect();
@@ -131,7 +144,8 @@ pub async fn select(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<Se
             continue;
         }
         for name in names {
-            targets.push(read(client, &resource, namespace.clone(), name).await);
+            let target = Target::named(&resource, namespace.clone(), name);
+            targets.push(if spec.skip_read { Ok(target) } else { read(client, target).await });
         }
     }
     Ok(Selection { targets, single })
@@ -175,7 +189,13 @@ async fn from_document(
     doc: &Document,
 ) -> anyhow::Result<Result<Target, Failure>> {
     let (resource, namespace, name) = locate(served, spec, doc)?;
-    Ok(read(client, &resource, namespace, &name).await)
+    let mut target = Target::named(&resource, namespace, &name);
+    target.source = Some(doc.origin.display());
+    if spec.skip_read {
+        target.object = doc.object.clone();
+        return Ok(Ok(target));
+    }
+    Ok(read(client, target).await)
 }
 
 /// The resource, namespace (None for cluster-scoped kinds) and name of the object a file holds,
@@ -203,14 +223,8 @@ pub fn locate(served: &Served, spec: &Spec<'_>, doc: &Document) -> anyhow::Resul
     Ok((resource, namespace, name))
 }
 
-/// One object by name.
-pub async fn read(
-    client: &kube::Client,
-    resource: &Resource,
-    namespace: Option<String>,
-    name: &str,
-) -> Result<Target, Failure> {
-    let mut target = Target { resource: resource.clone(), namespace, name: name.to_string(), object: Value::Null };
+/// One object by name, as the server has it.
+async fn read(client: &kube::Client, mut target: Target) -> Result<Target, Failure> {
     let req = http::Request::get(target.path()).body(Vec::new()).map_err(|e| Failure::Plain(e.to_string()))?;
     target.object = client.request::<Value>(req).await.map_err(Failure::from_kube)?;
     Ok(target)
@@ -258,6 +272,7 @@ async fn list(client: &kube::Client, resource: &Resource, spec: &Spec<'_>) -> Ve
                 namespace: text("/metadata/namespace").filter(|_| resource.namespaced),
                 name: text("/metadata/name").unwrap_or_default(),
                 object,
+                source: None,
             })
         })
         .collect()

@@ -6,6 +6,7 @@ pub mod etcd;
 pub mod fleet;
 pub mod plane;
 pub mod raw_api;
+pub mod twins;
 pub mod webhook_server;
 
 use std::path::{Path, PathBuf};
