@@ -32,6 +32,8 @@ pub struct Call {
     pub query: Vec<(String, String)>,
     pub headers: axum::http::HeaderMap,
     pub body: bytes::Bytes,
+    /// The connection, once answered with 101, for subresources that upgrade (`pods/exec`).
+    pub upgrade: Option<hyper::upgrade::OnUpgrade>,
 }
 
 impl Call {
@@ -106,7 +108,9 @@ async fn serve(
     }
     let query: Vec<(String, String)> =
         form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
-    let call = Call { info, user, query, headers: parts.headers, body };
+    let mut parts = parts;
+    let upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
+    let call = Call { info, user, query, headers: parts.headers, body, upgrade };
     if !call.info.is_resource_request {
         return nonresource::serve(state, &call).await;
     }
@@ -165,7 +169,7 @@ pub fn attributes(user: &UserInfo, info: &RequestInfo) -> Attributes {
 }
 
 /// kube-apiserver's 403 for this request.
-fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
+pub(crate) fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
     if !info.is_resource_request {
         return ApiError::forbidden_path(&user.name, &info.verb, &info.path);
     }

@@ -5,6 +5,9 @@
 pub(crate) mod cluster_proxy;
 pub(crate) mod continue_token;
 pub(crate) mod nonresource;
+pub(crate) mod pod_exec;
+mod pod_exec_session;
+mod pod_files;
 pub(crate) mod pod_log;
 pub(crate) mod resource;
 pub(crate) mod scale;
