@@ -1,6 +1,7 @@
-//! `pods/exec` on a simulated member, driven by kubectl 1.33 over WebSocket: the built-in
-//! commands' output, stdin piped through `cat`, the files of a mounted ConfigMap, the remote
-//! exit code becoming kubectl's, and the refusals kube-apiserver gives.
+//! `pods/exec` on a simulated member, driven by kubectl 1.33 over WebSocket, both straight to
+//! the member and through the plane's cluster proxy (which must pass the upgrade on): the
+//! built-in commands' output, stdin piped through `cat`, the files of a mounted ConfigMap, the
+//! remote exit code becoming kubectl's, and the refusals kube-apiserver gives.
 
 use std::io::Write;
 use std::process::Stdio;
@@ -22,9 +23,8 @@ const WORKLOADS: &str = r#"{"apiVersion": "v1", "kind": "List", "items": [
             "volumes": [{"name": "config", "configMap": {"name": "cfg"}}]}}
 ]}"#;
 
-/// kubectl `args` against the member itself, with `stdin` piped when given.
-fn kubectl(fleet: &Fleet, args: &[&str], stdin: Option<&str>) -> Run {
-    let mut cmd = fleet.k_command(MEMBER, args);
+/// kubectl `cmd`, with `stdin` piped when given.
+fn kubectl(mut cmd: std::process::Command, stdin: Option<&str>) -> Run {
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("kubectl runs");
     let mut pipe = child.stdin.take().expect("stdin is piped");
@@ -64,10 +64,19 @@ fn kubectl_exec_runs_the_simulated_commands_over_websocket() {
         object[field].clone()
     };
     let before = (spec("pod", "box", "spec"), spec("cm", "cfg", "metadata"));
+    let proxy = fleet.proxy_kubeconfig(MEMBER);
+    // Each exec runs against the member and through the proxy; both must print the same.
     let run = |args: &[&str], stdin: Option<&str>| {
         let mut full = vec!["exec"];
         full.extend(args);
-        kubectl(&fleet, &full, stdin)
+        let direct = kubectl(fleet.k_command(MEMBER, &full), stdin);
+        let proxied = kubectl(fleet.k_with_command(&proxy, &full), stdin);
+        assert_eq!(
+            (proxied.code, &proxied.stdout, &proxied.stderr),
+            (direct.code, &direct.stdout, &direct.stderr),
+            "through the proxy: {args:?}"
+        );
+        direct
     };
     let ok = |args: &[&str], stdin: Option<&str>, stdout: &str| {
         let r = run(args, stdin);
