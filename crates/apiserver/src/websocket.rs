@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn the_accept_key_is_rfc_6455s_example() {
-        assert_eq!(accept_key("dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZK+xOo0k=");
+        assert_eq!(accept_key("dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
     }
 
     fn masked(opcode: u8, fin: bool, payload: &[u8]) -> Vec<u8> {

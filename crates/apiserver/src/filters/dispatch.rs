@@ -42,6 +42,17 @@ impl Call {
         self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
+    /// A boolean query parameter as Go's strconv.ParseBool reads it; absent or empty is false.
+    pub fn bool_param(&self, name: &str) -> Result<bool, ApiError> {
+        match self.param(name) {
+            None | Some("") | Some("false") | Some("0") | Some("f") | Some("F") | Some("FALSE") | Some("False") => {
+                Ok(false)
+            }
+            Some("true") | Some("1") | Some("t") | Some("T") | Some("TRUE") | Some("True") => Ok(true),
+            Some(v) => Err(ApiError::bad_request(format!("strconv.ParseBool: parsing {v:?}: invalid syntax"))),
+        }
+    }
+
     pub fn dry_run(&self) -> bool {
         self.query.iter().any(|(k, v)| k == "dryRun" && v == "All")
     }

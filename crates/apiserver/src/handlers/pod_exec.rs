@@ -42,15 +42,7 @@ struct Options {
 
 impl Options {
     fn parse(call: &Call) -> Result<Self, ApiError> {
-        let boolean = |name: &str| -> Result<bool, ApiError> {
-            match call.param(name) {
-                None | Some("") | Some("false") | Some("0") | Some("f") | Some("F") | Some("FALSE") | Some("False") => {
-                    Ok(false)
-                }
-                Some("true") | Some("1") | Some("t") | Some("T") | Some("TRUE") | Some("True") => Ok(true),
-                Some(v) => Err(ApiError::bad_request(format!("strconv.ParseBool: parsing {v:?}: invalid syntax"))),
-            }
-        };
+        let boolean = |name: &str| call.bool_param(name);
         let tty = boolean("tty")?;
         let options = Self {
             container: call.param("container").unwrap_or_default().to_string(),
@@ -151,12 +143,7 @@ pub async fn serve(state: Arc<ApiState>, mut call: Call) -> Result<Response, Api
 /// kube-apiserver's streamLocation: a named container must exist; with none named, the only
 /// regular container.
 fn pick_container(pod: &Value, asked: &str, name: &str) -> Result<String, ApiError> {
-    let names = |field: &str| -> Vec<String> {
-        pod.pointer(&format!("/spec/{field}"))
-            .and_then(Value::as_array)
-            .map(|cs| cs.iter().filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string)).collect())
-            .unwrap_or_default()
-    };
+    let names = |field: &str| crate::handlers::pod_log::container_names(pod, field);
     let (regular, init, ephemeral) = (names("containers"), names("initContainers"), names("ephemeralContainers"));
     if !asked.is_empty() {
         return match regular.iter().chain(&init).chain(&ephemeral).any(|c| c == asked) {
