@@ -33,6 +33,7 @@ mod cluster_failover;
 mod completion;
 mod cordon_taint;
 mod describe;
+mod exec;
 mod failover_etcd;
 mod generated;
 mod get_clusters;

@@ -21,6 +21,7 @@ pub mod protobuf;
 pub mod registry;
 pub mod storage;
 pub mod transport;
+pub mod websocket;
 
 pub mod build_info;
 pub mod config;

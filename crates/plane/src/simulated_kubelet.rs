@@ -1,8 +1,8 @@
 //! The kubelets of a simulated member's pretend nodes, as the API server sees them: container
-//! logs come from the simulator's deterministic log lines.
+//! logs come from the simulator's deterministic log lines, commands from its built-in set.
 
 use jiff::Timestamp;
-use karmadactl_apiserver::kubelet::{ContainerLog, Kubelet};
+use karmadactl_apiserver::kubelet::{ContainerLog, ExecEnd, ExecIo, ExecRequest, ExecRun, Kubelet};
 use serde_json::Value;
 
 /// The simulator's answers for the member named `cluster`.
@@ -21,5 +21,16 @@ impl Kubelet for SimulatedKubelet {
     ) -> Result<ContainerLog, String> {
         let log = karmadactl_simulator::logs::container_log(&self.cluster, pod, container, previous, now)?;
         Ok(ContainerLog { lines: log.lines, running: log.running })
+    }
+
+    fn exec(&self, request: ExecRequest, io: ExecIo) -> ExecRun {
+        Box::pin(async move {
+            let streams = karmadactl_simulator::exec::Streams { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr };
+            let ExecRequest { pod, container, command, files } = request;
+            match karmadactl_simulator::exec::run(&pod, &container, &command, &files, streams).await {
+                Ok(code) => ExecEnd::Exited(code),
+                Err(why) => ExecEnd::Failed(why),
+            }
+        })
     }
 }

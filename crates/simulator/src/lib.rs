@@ -13,6 +13,7 @@
 
 mod daemonsets;
 mod deployments;
+pub mod exec;
 mod jobs;
 pub mod logs;
 pub mod metrics;

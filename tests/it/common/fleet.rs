@@ -205,9 +205,14 @@ impl Fleet {
 
     /// kubectl with the given kubeconfig only (and the fleet's fresh cache directory).
     pub fn k_with(&self, kubeconfig: &std::path::Path, args: &[&str]) -> Run {
+        super::run(self.k_with_command(kubeconfig, args))
+    }
+
+    /// The kubectl command [`Fleet::k_with`] runs, to give it stdin.
+    pub fn k_with_command(&self, kubeconfig: &std::path::Path, args: &[&str]) -> Command {
         let mut cmd = Command::new(&self.kubectl);
         cmd.env("KUBECONFIG", kubeconfig).arg("--cache-dir").arg(self.cache.path()).args(args);
-        super::run(cmd)
+        cmd
     }
 
     /// Starts `kubectl get <args> --watch -o json --output-watch-events` in `context`: every

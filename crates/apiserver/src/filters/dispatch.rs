@@ -33,12 +33,25 @@ pub struct Call {
     pub query: Vec<(String, String)>,
     pub headers: axum::http::HeaderMap,
     pub body: bytes::Bytes,
+    /// The connection, once answered with 101, for subresources that upgrade (`pods/exec`).
+    pub upgrade: Option<hyper::upgrade::OnUpgrade>,
 }
 
 impl Call {
     /// The first value of a query parameter.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// A boolean query parameter as Go's strconv.ParseBool reads it; absent or empty is false.
+    pub fn bool_param(&self, name: &str) -> Result<bool, ApiError> {
+        match self.param(name) {
+            None | Some("") | Some("false") | Some("0") | Some("f") | Some("F") | Some("FALSE") | Some("False") => {
+                Ok(false)
+            }
+            Some("true") | Some("1") | Some("t") | Some("T") | Some("TRUE") | Some("True") => Ok(true),
+            Some(v) => Err(ApiError::bad_request(format!("strconv.ParseBool: parsing {v:?}: invalid syntax"))),
+        }
     }
 
     pub fn dry_run(&self) -> bool {
@@ -107,7 +120,9 @@ async fn serve(
     }
     let query: Vec<(String, String)> =
         form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
-    let call = Call { info, user, query, headers: parts.headers, body };
+    let mut parts = parts;
+    let upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
+    let call = Call { info, user, query, headers: parts.headers, body, upgrade };
     if !call.info.is_resource_request {
         return nonresource::serve(state, &call).await;
     }
@@ -171,7 +186,7 @@ pub fn attributes(user: &UserInfo, info: &RequestInfo) -> Attributes {
 }
 
 /// kube-apiserver's 403 for this request.
-fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
+pub(crate) fn forbidden(user: &UserInfo, info: &RequestInfo) -> ApiError {
     if !info.is_resource_request {
         return ApiError::forbidden_path(&user.name, &info.verb, &info.path);
     }

@@ -2,7 +2,8 @@
 //! member with the credentials join stored for it (`spec.secretRef`), impersonating the caller
 //! (`Impersonate-User` / `Impersonate-Group`) so the member's own RBAC decides what the caller
 //! may do there. The plane's RBAC for `clusters/proxy` has already been checked by the
-//! dispatcher. Responses stream, so watches through the proxy work.
+//! dispatcher. Responses stream, so watches through the proxy work; a WebSocket upgrade the
+//! member accepts (`pods/exec`) joins the caller's connection to the member's.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -47,9 +48,11 @@ pub async fn serve(
     state: &ApiState,
     user: &UserInfo,
     info: &RequestInfo,
-    parts: Parts,
+    mut parts: Parts,
     body: bytes::Bytes,
 ) -> Result<Response, ApiError> {
+    let upgrading = crate::websocket::is_upgrade(&parts.headers);
+    let caller_upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
     let served = state.lookup(GROUP, &info.api_version, "clusters");
     if !served.is_some_and(|def| def.subresources.iter().any(|s| matches!(s, Subresource::Proxy))) {
         return Err(ApiError::new(404, StatusReason::NotFound, "the server could not find the requested resource"));
@@ -65,6 +68,10 @@ pub async fn serve(
         .uri(member_path_and_query(parts.uri.path(), parts.uri.query()));
     if let Some(headers) = req.headers_mut() {
         forward_headers(&parts.headers, headers, user);
+        if upgrading {
+            headers.insert(axum::http::header::CONNECTION, HeaderValue::from_static("Upgrade"));
+            headers.insert(axum::http::header::UPGRADE, HeaderValue::from_static("websocket"));
+        }
     }
     let req = req
         .body(kube::client::Body::from(body))
@@ -75,9 +82,53 @@ pub async fn serve(
             karmadactl_apimachinery::with_causes(&e)
         ))
     })?;
+    if upgrading && resp.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS {
+        return join_upgrade(caller_upgrade, resp, name);
+    }
     let (mut rparts, rbody) = resp.into_parts();
     strip_hop_by_hop(&mut rparts.headers);
     Ok(Response::from_parts(rparts, Body::new(rbody)))
+}
+
+/// Passes the member's 101 on and, once both sides have switched, copies bytes both ways until
+/// either side closes. The member's session bounds its own length and sizes.
+fn join_upgrade(
+    caller: Option<hyper::upgrade::OnUpgrade>,
+    mut member: http::Response<kube::client::Body>,
+    name: &str,
+) -> Result<Response, ApiError> {
+    let Some(caller) = caller else {
+        return Err(ApiError::bad_request(format!(
+            "unable to upgrade the connection to cluster({name}): HTTP/1.1 is required"
+        )));
+    };
+    let member_upgrade = hyper::upgrade::on(&mut member);
+    tokio::spawn(async move {
+        let (Ok(caller), Ok(member)) = tokio::join!(caller, member_upgrade) else { return };
+        use tokio::io::AsyncWriteExt;
+        let (mut caller_rd, mut caller_wr) = tokio::io::split(hyper_util::rt::TokioIo::new(caller));
+        let (mut member_rd, mut member_wr) = tokio::io::split(hyper_util::rt::TokioIo::new(member));
+        // The member's bytes decide the end: a failed write towards a member that already
+        // closed must not cut off its last frames (the exit status) on their way to the caller.
+        let down = async {
+            let _ = tokio::io::copy(&mut member_rd, &mut caller_wr).await;
+            let _ = caller_wr.shutdown().await;
+        };
+        let up = async {
+            let _ = tokio::io::copy(&mut caller_rd, &mut member_wr).await;
+            let _ = member_wr.shutdown().await;
+            std::future::pending::<()>().await;
+        };
+        tokio::select! {
+            () = down => {}
+            () = up => {}
+        }
+    });
+    let (rparts, _) = member.into_parts();
+    let mut resp = Response::new(Body::empty());
+    *resp.status_mut() = rparts.status;
+    *resp.headers_mut() = rparts.headers;
+    Ok(resp)
 }
 
 async fn member_client(state: &ApiState, cluster: &Cluster, name: &str) -> Result<kube::Client, ApiError> {

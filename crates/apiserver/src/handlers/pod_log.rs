@@ -51,15 +51,7 @@ impl Options {
                 })
                 .transpose()
         };
-        let boolean = |name: &str| -> Result<bool, ApiError> {
-            match call.param(name) {
-                None | Some("") | Some("false") | Some("0") | Some("f") | Some("F") | Some("FALSE") | Some("False") => {
-                    Ok(false)
-                }
-                Some("true") | Some("1") | Some("t") | Some("T") | Some("TRUE") | Some("True") => Ok(true),
-                Some(v) => Err(ApiError::bad_request(format!("strconv.ParseBool: parsing {v:?}: invalid syntax"))),
-            }
-        };
+        let boolean = |name: &str| call.bool_param(name);
         let since_time = match call.param("sinceTime") {
             None | Some("") => None,
             Some(v) => Some(v.parse::<Timestamp>().map_err(|_| {
@@ -182,12 +174,7 @@ async fn read_pod(state: &ApiState, ns: &str, name: &str) -> Result<Option<Value
 
 /// kube's ValidateContainer: the named container must exist; with none named, the only one.
 fn pick_container(pod: &Value, asked: &str, name: &str) -> Result<String, ApiError> {
-    let names = |field: &str| -> Vec<String> {
-        pod.pointer(&format!("/spec/{field}"))
-            .and_then(Value::as_array)
-            .map(|cs| cs.iter().filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string)).collect())
-            .unwrap_or_default()
-    };
+    let names = |field: &str| container_names(pod, field);
     let regular = names("containers");
     let all: Vec<String> =
         [names("initContainers"), regular.clone(), names("ephemeralContainers")].into_iter().flatten().collect();
@@ -205,6 +192,14 @@ fn pick_container(pod: &Value, asked: &str, name: &str) -> Result<String, ApiErr
             all.join(" ")
         ))),
     }
+}
+
+/// The names of the pod's containers of one kind (`containers`, `initContainers`, ...).
+pub(crate) fn container_names(pod: &Value, field: &str) -> Vec<String> {
+    pod.pointer(&format!("/spec/{field}"))
+        .and_then(Value::as_array)
+        .map(|cs| cs.iter().filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string)).collect())
+        .unwrap_or_default()
 }
 
 /// One line as the kubelet sends it, with its RFC3339 nanosecond timestamp when asked.

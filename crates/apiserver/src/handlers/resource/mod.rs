@@ -50,6 +50,9 @@ pub async fn serve(state: Arc<ApiState>, call: Call) -> Result<Response, ApiErro
     if crate::handlers::pod_log::is_pod_log(&call) {
         return crate::handlers::pod_log::serve(state, &call).await;
     }
+    if crate::handlers::pod_exec::is_pod_exec(&call) {
+        return crate::handlers::pod_exec::serve(state, call).await;
+    }
     if !info.subresource.is_empty() && def.subresource(&info.subresource).is_none() {
         return Err(ApiError::new(404, StatusReason::NotFound, "the server could not find the requested resource"));
     }
