@@ -41,7 +41,11 @@ fn kubectl(mut cmd: std::process::Command, stdin: Option<&str>) -> Run {
 }
 
 fn up() -> Fleet {
-    let fleet = Fleet::up(1);
+    with_pod(Fleet::up(1))
+}
+
+/// Creates the ConfigMap and the pod in the fleet's member and waits for the pod to run.
+fn with_pod(fleet: Fleet) -> Fleet {
     let file = fleet.home.path().join("workloads.json");
     std::fs::write(&file, WORKLOADS).unwrap();
     fleet.k_ok(MEMBER, &["create", "-f", file.to_str().unwrap()]);
@@ -136,4 +140,20 @@ fn kubectl_exec_runs_the_simulated_commands_over_websocket() {
 
     // Nothing changed: the pod's spec and the ConfigMap are as created.
     assert_eq!((spec("pod", "box", "spec"), spec("cm", "cfg", "metadata")), before);
+}
+
+#[test]
+fn the_proxy_ends_an_upgraded_session_the_member_keeps_open() {
+    // The plane's minimum request timeout is one second, so the proxy holds an upgraded
+    // connection for two seconds at most; the member's own limit is an hour, and the command runs
+    // for twenty seconds.
+    let fleet = with_pod(Fleet::up_with(1, &["--min-request-timeout", "1"], &[]));
+    let proxy = fleet.proxy_kubeconfig(MEMBER);
+    let cut = kubectl(fleet.k_with_command(&proxy, &["exec", "box", "--", "sleep", "20"]), None);
+    assert_ne!(cut.code, 0, "the session ended as the proxy closed it, not as the command succeeded");
+    assert_eq!(cut.stdout, "");
+    assert!(!cut.stderr.contains("command terminated with exit code"), "{}", cut.stderr);
+    // Straight to the member, the same command is cut by nobody: a short one completes.
+    let direct = kubectl(fleet.k_command(MEMBER, &["exec", "box", "--", "sleep", "1"]), None);
+    assert_eq!((direct.code, direct.stderr.as_str()), (0, ""));
 }

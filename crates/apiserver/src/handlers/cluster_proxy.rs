@@ -83,7 +83,7 @@ pub async fn serve(
         ))
     })?;
     if upgrading && resp.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS {
-        return join_upgrade(caller_upgrade, resp, name);
+        return join_upgrade(caller_upgrade, resp, name, state.config.min_request_timeout * 2);
     }
     let (mut rparts, rbody) = resp.into_parts();
     strip_hop_by_hop(&mut rparts.headers);
@@ -91,11 +91,14 @@ pub async fn serve(
 }
 
 /// Passes the member's 101 on and, once both sides have switched, copies bytes both ways until
-/// either side closes. The member's session bounds its own length and sizes.
+/// either side closes, or for `limit` at most (twice the minimum request timeout, as a
+/// simulated member bounds its exec sessions): a member that never closes cannot hold the
+/// plane's connection and task forever.
 fn join_upgrade(
     caller: Option<hyper::upgrade::OnUpgrade>,
     mut member: http::Response<kube::client::Body>,
     name: &str,
+    limit: std::time::Duration,
 ) -> Result<Response, ApiError> {
     let Some(caller) = caller else {
         return Err(ApiError::bad_request(format!(
@@ -119,10 +122,13 @@ fn join_upgrade(
             let _ = member_wr.shutdown().await;
             std::future::pending::<()>().await;
         };
-        tokio::select! {
-            () = down => {}
-            () = up => {}
-        }
+        let joined = async {
+            tokio::select! {
+                () = down => {}
+                () = up => {}
+            }
+        };
+        let _ = tokio::time::timeout(limit, joined).await;
     });
     let (rparts, _) = member.into_parts();
     let mut resp = Response::new(Body::empty());
