@@ -42,6 +42,9 @@ pub struct Session {
 
 /// Runs the session on the upgraded connection until the command ends, the client goes or
 /// the deadline passes.
+/// How long a simulated process takes to start after the upgrade.
+const PROCESS_START: std::time::Duration = std::time::Duration::from_millis(100);
+
 pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session) {
     let Ok(upgraded) = upgrade.await else { return };
     let (mut rd, mut wr) = tokio::io::split(TokioIo::new(upgraded));
@@ -77,6 +80,10 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
             }
         }
     });
+    // A container runtime takes a moment to start the process. client-go's WebSocket executor
+    // registers its streams only after the upgrade and drops frames that come first ("Unknown
+    // stream id"), so a command that writes at once waits as long as a real start would.
+    tokio::time::sleep(PROCESS_START).await;
     let io = ExecIo { stdin: session.stdin.then_some(in_rx), stdout: out_tx, stderr: err_tx };
     let mut command = kubelet.exec(session.request.clone(), io);
     let (mut end, mut out_open, mut err_open) = (None, true, true);
