@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
-use k8s_openapi::api::core::v1::Secret;
+use k8s_openapi::api::core::v1::{Namespace, Secret};
 use karmadactl_karmada_api::wellknown::KARMADA_RELEASE;
 use kube::Api;
 use serde_json::Value;
@@ -46,11 +46,11 @@ pub struct EnableArgs {
     pub private_image_registry: Option<String>,
 
     /// Wait pod ready timeout (seconds).
-    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 120, value_name = "SECONDS", allow_negative_numbers = true)]
     pub pod_timeout: i64,
 
     /// Wait apiservice ready timeout (seconds).
-    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", allow_negative_numbers = true)]
     pub apiservice_timeout: i64,
 
     /// Member cluster's kubeconfig which to deploy scheduler estimator
@@ -70,7 +70,7 @@ pub struct EnableArgs {
     pub karmada_descheduler_image: String,
 
     /// karmada descheduler replica set
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub karmada_descheduler_replicas: i32,
 
     /// The priority class name for the component karmada-descheduler.
@@ -82,7 +82,7 @@ pub struct EnableArgs {
     pub karmada_scheduler_estimator_image: String,
 
     /// karmada-scheduler-estimator replica set
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub karmada_estimator_replicas: i32,
 
     /// The priority class name for the component karmada-scheduler-estimator.
@@ -90,7 +90,7 @@ pub struct EnableArgs {
     pub estimator_priority_class: String,
 
     /// karmada-metrics-adapter replica set
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub karmada_metrics_adapter_replicas: i32,
 
     /// karmada-metrics-adapter image
@@ -102,7 +102,7 @@ pub struct EnableArgs {
     pub metrics_adapter_priority_class: String,
 
     /// Karmada-search replica set
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub karmada_search_replicas: i32,
 
     /// karmada-search image
@@ -269,6 +269,15 @@ async fn gather(args: &EnableArgs, addons: &[Addon], clusters: &Clusters) -> any
                 "check --karmada-kubeconfig and --karmada-context; nothing was changed.",
             )
         })?;
+        let namespaces: Api<Namespace> = Api::all(clusters.karmada.clone());
+        let found = namespaces.get_opt(ns).await.map_err(|e| anyhow::anyhow!(server_message(&e)))?;
+        if found.is_none() {
+            return Err(UsageError::with_hint(
+                format!("namespace {ns} does not exist in the Karmada API server at {}", clusters.karmada_server),
+                "'init' creates it there; check --karmada-kubeconfig, --karmada-context and -n. Nothing was changed.",
+            )
+            .into());
+        }
     }
     if addons.contains(&Addon::Search) {
         (render.etcd_servers, render.etcd_prefix) = etcd_servers(&clusters.host, ns, &args.host_cluster_domain).await?;
@@ -334,7 +343,7 @@ async fn install(addon: Addon, args: &EnableArgs, r: &Render, c: &Clusters, ctx:
     let spoken = addon.spoken();
     let (workload, _) = args.workload(addon);
     for obj in manifests::host_objects(addon, &workload, r)? {
-        apply::apply(&c.host, &obj).await?;
+        apply_readably(&c.host, &obj).await?;
         let kind = obj["kind"].as_str().unwrap_or_default();
         match kind {
             "Service" if addon != Addon::SchedulerEstimator => {
@@ -349,13 +358,23 @@ async fn install(addon: Addon, args: &EnableArgs, r: &Render, c: &Clusters, ctx:
         return Ok(());
     }
     for obj in &karmada {
-        apply::apply(&c.karmada, obj).await?;
+        apply_readably(&c.karmada, obj).await?;
         if obj["kind"] == "APIService" {
             wait_api_service(obj["metadata"]["name"].as_str().unwrap_or_default(), addon, args, c, ctx).await?;
         }
     }
     printer.progress(&format!("Install {spoken} api server on karmada control plane successfully"));
     Ok(())
+}
+
+/// `init`'s server-side apply, with the API server's answer as client-go words it.
+async fn apply_readably(client: &kube::Client, obj: &Value) -> anyhow::Result<()> {
+    apply::apply(client, obj).await.map_err(|e| match e {
+        apply::ApplyError::Apply { object, source } => {
+            anyhow::anyhow!("cannot apply {object}: {}", server_message(&source))
+        }
+        other => other.into(),
+    })
 }
 
 /// Waits up to `--pod-timeout` as upstream: a Deployment that does not become ready fails the
