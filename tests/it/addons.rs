@@ -214,26 +214,15 @@ fn enable_list_and_disable_on_a_host_install() {
         "member config is needed when enable karmada-scheduler-estimator,use `--cluster=member --member-kubeconfig /root/.kube/member.config --member-context member1` to enable karmada-scheduler-estimator",
     );
     let missing = s.host.dir.path().join("missing.kubeconfig");
-    let out = s.addons(&[
-        "enable",
-        "karmada-scheduler-estimator",
-        "-C",
-        "member1",
-        "--member-kubeconfig",
-        missing.to_str().unwrap(),
-    ]);
+    let estimator = |member_flags: &[&str]| {
+        let mut args = vec!["enable", "karmada-scheduler-estimator", "-C", "member1"];
+        args.extend_from_slice(member_flags);
+        s.addons(&args)
+    };
+    let out = estimator(&["--member-kubeconfig", missing.to_str().unwrap()]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.starts_with("error: failed to get member cluster config. error: "), "{}", out.stderr);
-    let out = s.addons(&[
-        "enable",
-        "karmada-scheduler-estimator",
-        "-C",
-        "member1",
-        "--member-kubeconfig",
-        member,
-        "--member-context",
-        "nope",
-    ]);
+    let out = estimator(&["--member-kubeconfig", member, "--member-context", "nope"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("nope"), "{}", out.stderr);
     assert_refused(

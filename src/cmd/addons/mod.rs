@@ -93,7 +93,7 @@ pub struct Clusters {
 /// What the kubeconfigs point at.
 pub enum Target {
     /// A host cluster with (presumably) a Karmada installed by `init`.
-    Host(Clusters),
+    Host(Box<Clusters>),
     /// The embedded control plane of this tool, at this server.
     Embedded(String),
 }
@@ -122,7 +122,7 @@ pub async fn connect(flags: &AddonsFlags) -> anyhow::Result<Target> {
     if embedded::is_embedded_plane(&karmada).await {
         return Ok(Target::Embedded(karmada_server));
     }
-    Ok(Target::Host(Clusters { host, host_server, karmada, karmada_server }))
+    Ok(Target::Host(Box::new(Clusters { host, host_server, karmada, karmada_server })))
 }
 
 /// What `addons enable|disable` take as arguments, for shell completion.
