@@ -132,7 +132,7 @@ fn table(statuses: [&str; 4]) -> String {
 
 /// Plays kube-aggregator while `command` runs: once the APIService exists, reports it
 /// Available. Returns what `command` returned.
-fn with_aggregator(karmada: &Plane, name: &str, command: impl FnOnce() -> common::Run + Send) -> common::Run {
+fn with_aggregator(karmada: &Plane, names: &[&str], command: impl FnOnce() -> common::Run + Send) -> common::Run {
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         let running = scope.spawn(|| {
@@ -140,17 +140,18 @@ fn with_aggregator(karmada: &Plane, name: &str, command: impl FnOnce() -> common
             done.store(true, std::sync::atomic::Ordering::SeqCst);
             out
         });
-        while !done.load(std::sync::atomic::Ordering::SeqCst) {
-            if karmada.kubectl_run(&["get", "apiservice", name]).code == 0 {
-                let status = json!({"status": {"conditions": [{"type": "Available", "status": "True",
-                    "reason": "Passed", "message": "all checks passed", "lastTransitionTime": "2026-01-01T00:00:00Z"}]}});
-                let patch = ["patch", "apiservice", name, "--subresource=status", "--type=merge", "-p"];
-                let mut args = patch.to_vec();
-                let body = status.to_string();
-                args.push(&body);
-                karmada.kubectl_ok(&args);
-                break;
-            }
+        let mut waiting: Vec<&str> = names.to_vec();
+        while !waiting.is_empty() && !done.load(std::sync::atomic::Ordering::SeqCst) {
+            let status = json!({"status": {"conditions": [{"type": "Available", "status": "True",
+                "reason": "Passed", "message": "all checks passed", "lastTransitionTime": "2026-01-01T00:00:00Z"}]}});
+            let body = status.to_string();
+            waiting.retain(|name| {
+                if karmada.kubectl_run(&["get", "apiservice", name]).code != 0 {
+                    return true;
+                }
+                karmada.kubectl_ok(&["patch", "apiservice", name, "--subresource=status", "--type=merge", "-p", &body]);
+                false
+            });
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
         running.join().unwrap()
@@ -257,7 +258,7 @@ fn enable_list_and_disable_on_a_host_install() {
     assert_eq!(s.created(), BTreeSet::new(), "a refused command created something");
 
     // Enable three addons in one go, the estimator for member1.
-    let out = with_aggregator(&s.karmada, "v1alpha1.search.karmada.io", || {
+    let out = with_aggregator(&s.karmada, &["v1alpha1.search.karmada.io"], || {
         s.addons(&[
             "enable",
             "karmada-search",
@@ -401,6 +402,38 @@ fn enable_list_and_disable_on_a_host_install() {
     assert!(!out.stderr.contains("Successfully enable addon karmada-metrics-adapter"), "{}", out.stderr);
     let list = s.addons(&["list"]);
     assert_eq!(list.stdout, table(["enabled", "unhealthy", "unknown", "enabled"]));
+
+    // Once kube-aggregator reports its three APIServices Available, it is enabled.
+    let metrics = ["v1beta1.metrics.k8s.io", "v1beta1.custom.metrics.k8s.io", "v1beta2.custom.metrics.k8s.io"];
+    let out = with_aggregator(&s.karmada, &metrics, || s.addons(&["enable", "karmada-metrics-adapter"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .lines()
+            .any(|l| l == "Install karmada metrics adapter api server on karmada control plane successfully"),
+        "{}",
+        out.stderr
+    );
+    for (name, group, version) in [
+        (metrics[0], "metrics.k8s.io", "v1beta1"),
+        (metrics[1], "custom.metrics.k8s.io", "v1beta1"),
+        (metrics[2], "custom.metrics.k8s.io", "v1beta2"),
+    ] {
+        let api = json_of(&s.karmada, &["get", "apiservice", name]);
+        let spec = &api["spec"];
+        assert_eq!((spec["group"].as_str(), spec["version"].as_str()), (Some(group), Some(version)), "{api}");
+        assert_eq!((spec["groupPriorityMinimum"].as_i64(), spec["versionPriority"].as_i64()), (Some(100), Some(200)));
+        assert_eq!(spec["service"]["name"], "karmada-metrics-adapter");
+        assert_eq!(spec["caBundle"], cert["data"]["ca.crt"]);
+    }
+    let adapter = json_of(&s.host, &["get", "deployment", "karmada-metrics-adapter", "-n", NS]);
+    assert_eq!(command_of(&adapter)[0], "/bin/karmada-metrics-adapter");
+    assert_eq!(
+        adapter["spec"]["template"]["metadata"]["labels"],
+        json!({"app": "karmada-metrics-adapter", "apiserver": "true"})
+    );
+    let list = s.addons(&["list", "-C", "member1"]);
+    assert_eq!(list.stdout, table(["enabled", "enabled", "enabled", "enabled"]));
 
     // Without a terminal and without --force, disable refuses and deletes nothing.
     let before = s.created();
