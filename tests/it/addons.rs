@@ -391,6 +391,13 @@ fn enable_list_and_disable_on_a_host_install() {
     assert_eq!(list.code, 0, "{}", list.stderr);
     assert_eq!(list.stdout, table(["enabled", "disabled", "enabled", "enabled"]));
 
+    // A second enable converges: the same spec, no new generation.
+    let generation = d["metadata"]["generation"].clone();
+    let again = s.addons(&["enable", "karmada-descheduler", "--karmada-descheduler-image", "mine/descheduler:1"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let d = json_of(&s.host, &["get", "deployment", "karmada-descheduler", "-n", NS]);
+    assert_eq!(d["metadata"]["generation"], generation, "the second enable changed the spec");
+
     // The metrics adapter: its APIServices never become Available here.
     let out = s.addons(&["enable", "karmada-metrics-adapter", "--apiservice-timeout", "1"]);
     assert_eq!(out.code, 1, "{}", out.stderr);

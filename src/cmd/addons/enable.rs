@@ -456,3 +456,26 @@ async fn wait_api_service(
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_estimators_cluster_must_fit_its_object_names() {
+        assert!(estimator_cluster_name(&"a".repeat(35)).is_ok());
+        let long = estimator_cluster_name(&"a".repeat(36)).unwrap_err();
+        assert_eq!(
+            long.message,
+            format!("invalid cluster name({}): must be no more than 35 characters", "a".repeat(36))
+        );
+        let bad = estimator_cluster_name("Member_1").unwrap_err();
+        assert!(bad.message.starts_with("invalid cluster name(Member_1): "), "{}", bad.message);
+    }
+
+    #[test]
+    fn negative_timeouts_wait_not_at_all() {
+        assert_eq!(seconds(-5), Duration::ZERO);
+        assert_eq!(seconds(120), Duration::from_secs(120));
+    }
+}
