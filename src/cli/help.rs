@@ -10,7 +10,10 @@ use super::Flavour;
 /// `options` command upstream only mentions below the list, so every command can be found here.
 const GROUPS: &[(&str, &[&str])] = &[
     ("Basic Commands", &["get", "delete"]),
-    ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
+    (
+        "Cluster Registration Commands",
+        &["init", "deinit", "addons", "join", "unjoin", "token", "register", "unregister"],
+    ),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),
     ("Advanced Commands", &["apply", "promote", "top", "patch"]),

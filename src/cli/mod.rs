@@ -69,6 +69,7 @@ pub struct Cli {
 pub enum Command {
     Init(Box<cmd::init::InitArgs>),
     Deinit(cmd::deinit::DeinitArgs),
+    Addons(cmd::addons::AddonsArgs),
     Join(cmd::join::JoinArgs),
     Unjoin(cmd::unjoin::UnjoinArgs),
     Token(cmd::token::TokenArgs),

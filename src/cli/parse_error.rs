@@ -15,7 +15,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
-    ("addons", "the embedded control plane has no addons to manage; see README.md"),
 ];
 
 /// Prints the error for `path` (the subcommand names the user typed) and returns the exit code.

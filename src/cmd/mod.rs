@@ -3,6 +3,7 @@
 //! directory (`join/mod.rs` with its steps beside it); parts several commands share live under
 //! their own names (`crate::membership`, `crate::pull`, `crate::local_plane`).
 
+pub mod addons;
 pub mod agent;
 pub mod annotate;
 pub mod api_resources;
@@ -43,6 +44,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
     match command {
         Command::Init(a) => init::run(*a, ctx),
         Command::Deinit(a) => deinit::run(a, ctx),
+        Command::Addons(a) => addons::run(a, ctx),
         Command::Join(a) => join::run(a, ctx),
         Command::Unjoin(a) => unjoin::run(a, ctx),
         Command::Token(a) => token::run(a, ctx),

@@ -3,6 +3,7 @@
 //! Everything here returns text; [`crate::printer::Printer`] writes it. The formats are checked
 //! byte for byte against the real kubectl in `tests/it/output.rs`.
 
+mod bordered;
 mod format;
 mod json;
 mod list;
@@ -13,6 +14,7 @@ mod yaml;
 
 use serde::Serialize;
 
+pub use bordered::bordered_table;
 pub use format::{OutputFormat, OutputFormatError};
 pub use json::{to_compact_go_json, to_json, to_json_with_indent};
 pub use karmadactl_apimachinery::human_duration::{

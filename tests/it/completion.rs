@@ -154,6 +154,12 @@ fn fixed_values_flags_and_subcommands() {
         let r = complete(home.path(), &[command, "-s", ""]);
         assert_eq!(lines(&r), ["karmada", "members"], "{command}");
     }
+    for verb in ["enable", "disable"] {
+        let r = complete(home.path(), &["addons", verb, "karmada-search", ""]);
+        let addons = ["karmada-descheduler", "karmada-metrics-adapter", "karmada-scheduler-estimator"];
+        assert_eq!(lines(&r)[..3], addons, "{verb}");
+        assert!(lines(&r).contains(&"all"), "{verb}");
+    }
     let r = complete(home.path(), &["api-resources", "--sort-by", ""]);
     assert_eq!(lines(&r), ["kind", "name"]);
     let r = complete(home.path(), &["get", "--output=y"]);

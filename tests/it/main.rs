@@ -6,6 +6,7 @@
 
 mod common;
 
+mod addons;
 mod api_resources;
 mod apimachinery_api;
 mod apiserver_apply;

@@ -201,6 +201,7 @@ fn positional_values(path: &[String], index: usize, conn: &Connection) -> Vec<St
         (["taint"], 0) => vec!["clusters".to_string()],
         (["taint"], 1) => values::cluster_names(conn),
         (["get"] | ["label"] | ["annotate"] | ["describe"] | ["patch"] | ["delete"], 0) => values::resource_kinds(conn),
+        (["addons", "enable" | "disable"], _) => crate::cmd::addons::completion_names(),
         _ => Vec::new(),
     }
 }
