@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::kubelet::{ExecEnd, ExecIo, ExecRequest, Kubelet};
-use crate::websocket::{self, Message};
+use crate::websocket::{self, Message, Role};
 
 /// The largest message a client may send (a chunk of stdin or a resize).
 const MAX_MESSAGE: usize = 1024 * 1024;
@@ -57,7 +57,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
         let mut stdin = Some(in_tx);
         let mut left = MAX_STDIN;
         loop {
-            match websocket::read_message(&mut rd, MAX_MESSAGE).await {
+            match websocket::read_message(&mut rd, MAX_MESSAGE, Role::Server).await {
                 Ok(Message::Data(data)) => match data.split_first() {
                     Some((&STDIN, chunk)) if !chunk.is_empty() => {
                         if chunk.len() > left {
@@ -104,7 +104,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
                 None => err_open = false,
             },
             Some(payload) = pong_rx.recv() => {
-                if websocket::write_frame(&mut wr, websocket::OP_PONG, &payload).await.is_err() { break }
+                if websocket::write_frame(&mut wr, websocket::OP_PONG, &payload, Role::Server).await.is_err() { break }
             }
             // The client went away: the command goes with it.
             _ = &mut reader => return,
@@ -120,7 +120,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
         let _ = send(&mut wr, ERROR, status.as_bytes()).await;
     }
     // Normal closure (1000).
-    let _ = websocket::write_frame(&mut wr, websocket::OP_CLOSE, &[0x03, 0xE8]).await;
+    let _ = websocket::write_frame(&mut wr, websocket::OP_CLOSE, &[0x03, 0xE8], Role::Server).await;
     reader.abort();
 }
 
@@ -128,7 +128,7 @@ async fn send<W: AsyncWrite + Unpin>(wr: &mut W, channel: u8, bytes: &[u8]) -> s
     let mut message = Vec::with_capacity(bytes.len() + 1);
     message.push(channel);
     message.extend_from_slice(bytes);
-    websocket::write_frame(wr, websocket::OP_BINARY, &message).await
+    websocket::write_frame(wr, websocket::OP_BINARY, &message, Role::Server).await
 }
 
 /// A terminal's output translation: each `\n` reaches the client as `\r\n`.
