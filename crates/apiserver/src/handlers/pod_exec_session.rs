@@ -1,6 +1,6 @@
-//! One `pods/exec` WebSocket session, framed as the kubelet frames it: every binary message
-//! starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 terminal
-//! resize; in v5, `255 N` closes the client's stream N). The command's end is sent on channel 3
+//! One `pods/exec` or `pods/attach` WebSocket session, framed as the kubelet frames it: every
+//! binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4
+//! terminal resize; in v5, `255 N` closes the client's stream N). The command's end is sent on channel 3
 //! as the kubelet's Status (the exit code in `details.causes[ExitCode]`), then the connection
 //! closes. Each client message, all of stdin and the session's length are bounded.
 
@@ -31,6 +31,8 @@ const CLOSE_STREAM: u8 = 255;
 
 /// What the handler decided for the session.
 pub struct Session {
+    /// Attach to the main process rather than run `request.command`.
+    pub attach: bool,
     pub v5: bool,
     pub stdin: bool,
     pub stdout: bool,
@@ -85,7 +87,10 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
     // stream id"), so a command that writes at once waits as long as a real start would.
     tokio::time::sleep(PROCESS_START).await;
     let io = ExecIo { stdin: session.stdin.then_some(in_rx), stdout: out_tx, stderr: err_tx };
-    let mut command = kubelet.exec(session.request.clone(), io);
+    let mut command = match session.attach {
+        true => kubelet.attach(session.request.clone(), io),
+        false => kubelet.exec(session.request.clone(), io),
+    };
     let (mut end, mut out_open, mut err_open) = (None, true, true);
     while end.is_none() || out_open || err_open {
         tokio::select! {
