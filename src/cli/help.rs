@@ -12,7 +12,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Basic Commands", &["get", "delete"]),
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
-    ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),
+    ("Troubleshooting and Debugging Commands", &["attach", "logs", "exec", "describe", "interpret"]),
     ("Advanced Commands", &["apply", "promote", "top", "patch"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["label", "annotate", "completion"]),
