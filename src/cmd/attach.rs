@@ -6,8 +6,8 @@
 use clap::Args;
 
 use super::connection::KarmadaConnection;
-use super::exec::{self, Object, Session, Where};
-use super::scope::{self, Scope};
+use super::exec::{self, Object, Session, StreamFlags, Where};
+use super::scope;
 use crate::cli::Context;
 use crate::error::Verbatim;
 
@@ -23,52 +23,18 @@ pub struct AttachArgs {
     #[arg(value_name = "POD")]
     pub args: Vec<String>,
 
-    /// Container name. If omitted, use the kubectl.kubernetes.io/default-container annotation
-    /// for selecting the container to be attached or the first container in the pod will be
-    /// chosen
-    #[arg(short = 'c', long, value_name = "CONTAINER")]
-    pub container: Option<String>,
-
-    /// Used to specify a target member cluster and only takes effect when the command's
-    /// operation scope is members, for example: --operation-scope=members --cluster=member1
-    #[arg(short = 'C', long, value_name = "CLUSTER")]
-    pub cluster: Option<String>,
-
-    /// If present, the namespace scope for this CLI request
-    #[arg(short = 'n', long, value_name = "NAMESPACE")]
-    pub namespace: Option<String>,
-
-    /// Used to control the operation scope of the command. The optional values are karmada and
-    /// members. Defaults to karmada.
-    #[arg(short = 's', long, default_value = "karmada", value_parser = scope::parse_scope, value_name = "SCOPE")]
-    pub operation_scope: Scope,
-
-    /// The length of time (like 5s, 2m, or 3h, higher than zero) to wait until at least one pod
-    /// is running
-    #[arg(long, default_value = "1m0s", value_name = "DURATION")]
-    pub pod_running_timeout: String,
-
-    /// Only print output from the remote session
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-
-    /// Pass stdin to the container
-    #[arg(short = 'i', long)]
-    pub stdin: bool,
-
-    /// Stdin is a TTY
-    #[arg(short = 't', long)]
-    pub tty: bool,
+    #[command(flatten)]
+    pub stream: StreamFlags,
 
     #[command(flatten)]
     pub karmada: KarmadaConnection,
 }
 
 pub fn run(args: AttachArgs, ctx: &Context) -> anyhow::Result<()> {
-    let timeout = super::parse_duration("pod-running-timeout", &args.pod_running_timeout)?;
+    let timeout = super::parse_duration("pod-running-timeout", &args.stream.pod_running_timeout)?;
     let timeout = super::logs::options::check_timeout(timeout)
         .map_err(|e| Verbatim(format!("error: {e}\nSee '{} attach -h' for help and examples", ctx.parent())))?;
-    let member = scope::target(args.operation_scope, args.cluster.as_deref())?;
+    let member = scope::target(args.stream.operation_scope, args.stream.cluster.as_deref())?;
     let arg = match args.args.as_slice() {
         [] => return Err(Verbatim("error: at least 1 argument is required for attach".into()).into()),
         [one] => one.clone(),
@@ -85,14 +51,15 @@ pub fn run(args: AttachArgs, ctx: &Context) -> anyhow::Result<()> {
     let session = Session {
         subresource: "attach",
         verb: "attach",
-        container: args.container.as_deref(),
+        container: args.stream.container.as_deref(),
         command: &[],
-        stdin: args.stdin,
-        tty: args.tty,
-        quiet: args.quiet,
+        stdin: args.stream.stdin,
+        tty: args.stream.tty,
+        quiet: args.stream.quiet,
         timeout,
     };
     let object = Object { arg: Some(&arg), filenames: &[] };
-    let where_ = Where { karmada: &args.karmada, member: member.as_deref(), namespace: args.namespace.as_deref() };
+    let where_ =
+        Where { karmada: &args.karmada, member: member.as_deref(), namespace: args.stream.namespace.as_deref() };
     exec::finish(exec::connect(&where_, &object, &session, ctx)?)
 }

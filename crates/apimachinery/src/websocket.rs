@@ -19,6 +19,19 @@ pub const OP_CLOSE: u8 = 0x8;
 pub const OP_PING: u8 = 0x9;
 pub const OP_PONG: u8 = 0xA;
 
+/// The channels of `v4`/`v5.channel.k8s.io`: the first byte of every binary message.
+pub mod channel {
+    pub const STDIN: u8 = 0;
+    pub const STDOUT: u8 = 1;
+    pub const STDERR: u8 = 2;
+    /// The session's end, as a Status.
+    pub const ERROR: u8 = 3;
+    /// A terminal size, as JSON.
+    pub const RESIZE: u8 = 4;
+    /// v5 only: `255 N` closes stream N.
+    pub const CLOSE_STREAM: u8 = 255;
+}
+
 /// Which end of the connection this is: it decides who masks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {

@@ -32,6 +32,21 @@ pub struct ExecArgs {
     #[arg(last = true, value_name = "COMMAND", allow_hyphen_values = true)]
     pub command: Vec<String>,
 
+    /// Filename, directory, or URL to files to use to exec into the resource
+    #[arg(short = 'f', long = "filename", value_name = "FILENAME")]
+    pub filenames: Vec<String>,
+
+    #[command(flatten)]
+    pub stream: StreamFlags,
+
+    #[command(flatten)]
+    pub karmada: KarmadaConnection,
+}
+
+/// The flags exec and attach share (upstream's, from kubectl's StreamOptions and its own
+/// scope flags).
+#[derive(Debug, Args)]
+pub struct StreamFlags {
     /// Container name. If omitted, use the kubectl.kubernetes.io/default-container annotation
     /// for selecting the container to be attached or the first container in the pod will be
     /// chosen
@@ -42,10 +57,6 @@ pub struct ExecArgs {
     /// operation scope is members, for example: --operation-scope=members --cluster=member1
     #[arg(short = 'C', long, value_name = "CLUSTER")]
     pub cluster: Option<String>,
-
-    /// Filename, directory, or URL to files to use to exec into the resource
-    #[arg(short = 'f', long = "filename", value_name = "FILENAME")]
-    pub filenames: Vec<String>,
 
     /// If present, the namespace scope for this CLI request
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
@@ -72,9 +83,6 @@ pub struct ExecArgs {
     /// Stdin is a TTY
     #[arg(short = 't', long)]
     pub tty: bool,
-
-    #[command(flatten)]
-    pub karmada: KarmadaConnection,
 }
 
 /// kubectl's usage error: the message, then where to read the help.
@@ -90,9 +98,9 @@ pub fn run(args: ExecArgs, ctx: &Context) -> anyhow::Result<()> {
             "exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead",
         ));
     }
-    let timeout = super::parse_duration("pod-running-timeout", &args.pod_running_timeout)?;
+    let timeout = super::parse_duration("pod-running-timeout", &args.stream.pod_running_timeout)?;
     let timeout = super::logs::options::check_timeout(timeout).map_err(|e| usage(ctx, "exec", &e))?;
-    let member = scope::target(args.operation_scope, args.cluster.as_deref())?;
+    let member = scope::target(args.stream.operation_scope, args.stream.cluster.as_deref())?;
     if args.args.is_empty() && args.filenames.is_empty() {
         return Err(Verbatim("error: pod, type/name or --filename must be specified".into()).into());
     }
@@ -102,15 +110,16 @@ pub fn run(args: ExecArgs, ctx: &Context) -> anyhow::Result<()> {
     let session = Session {
         subresource: "exec",
         verb: "exec into",
-        container: args.container.as_deref(),
+        container: args.stream.container.as_deref(),
         command: &args.command,
-        stdin: args.stdin,
-        tty: args.tty,
-        quiet: args.quiet,
+        stdin: args.stream.stdin,
+        tty: args.stream.tty,
+        quiet: args.stream.quiet,
         timeout,
     };
     let object = Object { arg: args.args.first().map(String::as_str), filenames: &args.filenames };
-    let where_ = Where { karmada: &args.karmada, member: member.as_deref(), namespace: args.namespace.as_deref() };
+    let where_ =
+        Where { karmada: &args.karmada, member: member.as_deref(), namespace: args.stream.namespace.as_deref() };
     let end = connect(&where_, &object, &session, ctx)?;
     finish(end)
 }

@@ -7,6 +7,7 @@
 use std::io::Read;
 
 use hyper_util::rt::TokioIo;
+use karmadactl_apimachinery::websocket::channel::{CLOSE_STREAM, ERROR, RESIZE, STDERR, STDIN, STDOUT};
 use karmadactl_apimachinery::websocket::{self, Message, ReadError, Role};
 use serde_json::Value;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -21,13 +22,6 @@ const PROTOCOLS: &str = "v5.channel.k8s.io, v4.channel.k8s.io";
 const MAX_MESSAGE: usize = 4 * 1024 * 1024;
 /// Bytes of stdin read at a time.
 const STDIN_CHUNK: usize = 32 * 1024;
-
-const STDIN: u8 = 0;
-const STDOUT: u8 = 1;
-const STDERR: u8 = 2;
-const ERROR: u8 = 3;
-const RESIZE: u8 = 4;
-const CLOSE_STREAM: u8 = 255;
 
 /// A terminal size as the kubelet reads it (Go's TerminalSize, field names as JSON keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
+use karmadactl_apimachinery::websocket::channel::{CLOSE_STREAM, ERROR, STDERR, STDIN, STDOUT};
 use serde_json::{Value, json};
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc;
@@ -22,12 +23,6 @@ const MAX_MESSAGE: usize = 1024 * 1024;
 const MAX_STDIN: usize = 64 * 1024 * 1024;
 /// Chunks in flight between the command and the connection, either way.
 const BUFFERED: usize = 16;
-
-const STDIN: u8 = 0;
-const STDOUT: u8 = 1;
-const STDERR: u8 = 2;
-const ERROR: u8 = 3;
-const CLOSE_STREAM: u8 = 255;
 
 /// What the handler decided for the session.
 pub struct Session {
