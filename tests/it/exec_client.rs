@@ -374,3 +374,45 @@ fn attach_under_a_terminal_matches_kubectl() {
         assert!(without_log_lines(&run.stdout.replace('\r', "")).contains("typed\n"), "{tool}: {:?}", run.stdout);
     }
 }
+
+/// A kubeconfig for `member` that authenticates with `token` only (no client certificate).
+fn token_kubeconfig(fleet: &Fleet, member: &str, token: &str) -> PathBuf {
+    let raw = fleet.k_ok(member, &["config", "view", "--raw", "--minify", "-o", "json"]);
+    let mut config: Value = serde_json::from_str(&raw).unwrap();
+    config["users"][0]["user"] = serde_json::json!({ "token": token });
+    let file = fleet.home.path().join("token.kubeconfig");
+    std::fs::write(&file, serde_json::to_vec(&config).unwrap()).unwrap();
+    file
+}
+
+#[test]
+fn attach_needs_create_on_pods_attach_as_kube_apiserver_requires() {
+    let twins = Twins::up();
+    let fleet = &twins.fleet;
+    // May read pods and GET pods/attach (what the WebSocket upgrade is), but not create it.
+    let rbac = r#"{"apiVersion": "v1", "kind": "List", "items": [
+      {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "viewer", "namespace": "default"}},
+      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "peek", "namespace": "default"},
+       "rules": [{"apiGroups": [""], "resources": ["pods", "pods/attach"], "verbs": ["get", "list"]}]},
+      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "peek", "namespace": "default"},
+       "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "peek"},
+       "subjects": [{"kind": "ServiceAccount", "name": "viewer", "namespace": "default"}]}
+    ]}"#;
+    let file = fleet.home.path().join("rbac.json");
+    std::fs::write(&file, rbac).unwrap();
+    fleet.k_ok(MEMBER, &["create", "-f", file.to_str().unwrap()]);
+    let token = fleet.k_ok(MEMBER, &["create", "token", "viewer", "-n", "default"]);
+    let viewer = token_kubeconfig(fleet, MEMBER, token.trim());
+    let before = twins.spec("pod", "talk");
+    let refused = piped(fleet.k_with_command(&viewer, &["attach", "-q", "-i", "talk"]), Some("never echoed\n"));
+    assert_eq!(
+        (refused.code, refused.stdout.as_str(), refused.stderr.as_str()),
+        (
+            1,
+            "",
+            "Error from server (Forbidden): pods \"talk\" is forbidden: User \"system:serviceaccount:default:viewer\" \
+             cannot create resource \"pods/attach\" in API group \"\" in the namespace \"default\"\n"
+        )
+    );
+    assert_eq!(twins.spec("pod", "talk"), before);
+}
