@@ -161,6 +161,22 @@ fn exec_prints_what_kubectl_prints_through_the_cluster_proxy() {
     let web = twins.same(&["deploy/web", "--", "hostname"], None);
     assert_eq!(web.code, 0, "{}", web.stderr);
     assert!(web.stdout.starts_with("web-"), "{}", web.stdout);
+    // A pod from a file is used as written (kubectl's builder does not read it again).
+    let file = twins.fleet.home.path().join("box.json");
+    std::fs::write(&file, r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "box"}}"#).unwrap();
+    expect(
+        &twins.same(&["-f", file.to_str().unwrap(), "--", "hostname"], None),
+        1,
+        "",
+        "error: pod default/box does not have any containers\n",
+    );
+    let file = twins.fleet.home.path().join("box-full.json");
+    std::fs::write(
+        &file,
+        r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "box"}, "spec": {"containers": [{"name": "c"}]}}"#,
+    )
+    .unwrap();
+    expect(&twins.same(&["-f", file.to_str().unwrap(), "--", "hostname"], None), 0, "box\n", "");
     // -t with stdin that is no terminal: kubectl's note, then the session without one.
     expect(
         &twins.same(&["-i", "-t", "box", "--", "cat"], Some("piped\n")),

@@ -170,8 +170,10 @@ pub(crate) fn connect(
         let resolved = where_.karmada.resolve()?;
         let namespace =
             super::connection::effective_namespace(where_.namespace, resolved.namespace.as_deref());
-        let (namespace, arg) = from_files(object, namespace).await?;
-        let pod = target::pod(&client, &namespace, &arg, session.timeout).await?;
+        let pod = match file_object(object.filenames).await? {
+            Some(doc) => target::from_file(&client, &namespace, &doc, session.timeout).await?,
+            None => target::pod(&client, &namespace, object.arg.unwrap_or_default(), session.timeout).await?,
+        };
         target::check_running(&pod, session.verb)?;
         let attach = session.subresource == "attach";
         // exec leaves a named container for the server to check; attach checks it first.
@@ -246,24 +248,16 @@ pub(crate) fn connect(
     result
 }
 
-/// `-f`: the one object the files describe, as `TYPE/NAME` in its namespace.
-async fn from_files(object: &Object<'_>, namespace: String) -> anyhow::Result<(String, String)> {
-    if object.filenames.is_empty() {
-        return Ok((namespace, object.arg.unwrap_or_default().to_string()));
+/// `-f`: the one object the files describe, if any were given.
+async fn file_object(filenames: &[String]) -> anyhow::Result<Option<serde_json::Value>> {
+    if filenames.is_empty() {
+        return Ok(None);
     }
-    let docs =
-        crate::manifest_files::read_all(object.filenames, false).await.map_err(|e| Verbatim(format!("error: {e}")))?;
-    let [doc] = docs.as_slice() else {
-        return Err(Verbatim("error: cannot exec into multiple objects at a time".into()).into());
-    };
-    let field = |p: &str| doc.object.pointer(p).and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
-    let group = field("/apiVersion").rsplit_once('/').map(|(g, _)| g.to_string()).unwrap_or_default();
-    let kind = match group.as_str() {
-        "" => field("/kind"),
-        g => format!("{}.{g}", field("/kind")),
-    };
-    let ns = Some(field("/metadata/namespace")).filter(|n| !n.is_empty()).unwrap_or(namespace);
-    Ok((ns, format!("{kind}/{}", field("/metadata/name"))))
+    let docs = crate::manifest_files::read_all(filenames, false).await.map_err(|e| Verbatim(format!("error: {e}")))?;
+    match <[_; 1]>::try_from(docs) {
+        Ok([doc]) => Ok(Some(doc.object)),
+        Err(_) => Err(Verbatim("error: cannot exec into multiple objects at a time".into()).into()),
+    }
 }
 
 /// The session's end as this process's: a remote exit code is kubectl's

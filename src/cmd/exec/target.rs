@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
+use serde_json::Value;
 
 use crate::cmd::logs::pods::{self, Fetch, Object};
 use crate::cmd::objects::{Failure, failure};
@@ -26,14 +27,38 @@ pub async fn pod(client: &kube::Client, ns: &str, arg: &str, timeout: Duration) 
     match object {
         Object::Pod(pod) => Ok(*pod),
         Object::Pods(mut list) => list.pop().ok_or_else(|| Verbatim("error: no pods found".into()).into()),
-        Object::Other { kind, group, object } => {
-            let selector =
-                pods::selector_of(&kind, &group, &object, "attach to").map_err(|e| Verbatim(format!("error: {e}")))?;
-            let mut found = pods::wait_for_pods(client, ns, &selector, timeout).await?;
-            found.sort_by(pods::by_logging);
-            Ok(found.swap_remove(0))
-        }
+        Object::Other { kind, group, object } => first_pod(client, ns, &kind, &group, &object, timeout).await,
     }
+}
+
+/// The pod an object read from a file stands for, as kubectl's builder uses it: a Pod as
+/// written (in `ns` when it names none), anything else by its selector.
+pub async fn from_file(client: &kube::Client, ns: &str, object: &Value, timeout: Duration) -> anyhow::Result<Pod> {
+    let field = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or_default();
+    let group = field("/apiVersion").rsplit_once('/').map(|(g, _)| g).unwrap_or_default();
+    let kind = field("/kind");
+    if group.is_empty() && kind == "Pod" {
+        let mut pod: Pod = serde_json::from_value(object.clone()).map_err(|e| Verbatim(format!("error: {e}")))?;
+        pod.metadata.namespace.get_or_insert_with(|| ns.to_string());
+        return Ok(pod);
+    }
+    let ns = Some(field("/metadata/namespace")).filter(|n| !n.is_empty()).unwrap_or(ns);
+    first_pod(client, ns, kind, group, object, timeout).await
+}
+
+/// kubectl's attachablePodForObject for a workload: the first of its selector's pods.
+async fn first_pod(
+    client: &kube::Client,
+    ns: &str,
+    kind: &str,
+    group: &str,
+    object: &Value,
+    timeout: Duration,
+) -> anyhow::Result<Pod> {
+    let selector = pods::selector_of(kind, group, object, "attach to").map_err(|e| Verbatim(format!("error: {e}")))?;
+    let mut found = pods::wait_for_pods(client, ns, &selector, timeout).await?;
+    found.sort_by(pods::by_logging);
+    Ok(found.swap_remove(0))
 }
 
 /// kubectl refuses to reach into a pod whose containers have all ended.
