@@ -15,7 +15,7 @@ const GROUPS: &[(&str, &[&str])] = &[
         &["init", "deinit", "addons", "join", "unjoin", "token", "register", "unregister"],
     ),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
-    ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),
+    ("Troubleshooting and Debugging Commands", &["attach", "logs", "exec", "describe", "interpret"]),
     ("Advanced Commands", &["apply", "promote", "top", "patch"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),
     ("Settings Commands", &["label", "annotate", "completion"]),

@@ -89,6 +89,8 @@ pub enum Command {
     Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
     Logs(cmd::logs::LogsArgs),
+    Exec(cmd::exec::ExecArgs),
+    Attach(cmd::attach::AttachArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),
     Completion(cmd::completion::CompletionArgs),

@@ -13,8 +13,6 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("create", "use kubectl create against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
-    ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
-    ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
 ];
 
 /// Prints the error for `path` (the subcommand names the user typed) and returns the exit code.

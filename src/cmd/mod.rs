@@ -8,6 +8,7 @@ pub mod agent;
 pub mod annotate;
 pub mod api_resources;
 pub mod apply;
+pub mod attach;
 pub mod completion;
 pub mod connection;
 pub mod controlplane;
@@ -17,6 +18,7 @@ pub mod deinit;
 pub mod delete;
 pub mod describe;
 pub mod engine_flags;
+pub mod exec;
 pub mod get;
 pub mod init;
 pub mod interpret;
@@ -66,6 +68,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Describe(a) => describe::run(a, ctx),
         Command::Logs(a) => logs::run(a, ctx),
+        Command::Exec(a) => exec::run(a, ctx),
+        Command::Attach(a) => attach::run(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),
         Command::Options(a) => options::run(a, ctx),

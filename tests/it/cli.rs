@@ -432,7 +432,7 @@ fn go_style_boolean_values_are_accepted() {
 
 #[test]
 fn upstream_commands_not_built_yet_say_so_and_exit_2() {
-    for name in ["exec", "attach"] {
+    for name in ["create", "edit", "explain"] {
         let out = common::KubeEnv::new().run(&[name, "x"]);
         assert_eq!(out.code, 2, "{name}: {}", out.stderr);
         let first = out.stderr.lines().next().unwrap_or_default();

@@ -3,9 +3,6 @@
 //! built-in commands' output, stdin piped through `cat`, the files of a mounted ConfigMap, the
 //! remote exit code becoming kubectl's, and the refusals kube-apiserver gives.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::Value;
 
 use crate::common::Run;
@@ -24,20 +21,8 @@ const WORKLOADS: &str = r#"{"apiVersion": "v1", "kind": "List", "items": [
 ]}"#;
 
 /// kubectl `cmd`, with `stdin` piped when given.
-fn kubectl(mut cmd: std::process::Command, stdin: Option<&str>) -> Run {
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("kubectl runs");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    if let Some(input) = stdin {
-        pipe.write_all(input.as_bytes()).expect("kubectl reads stdin");
-    }
-    drop(pipe);
-    let out = child.wait_with_output().expect("kubectl ends");
-    Run {
-        code: out.status.code().expect("exited normally"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8"),
-    }
+fn kubectl(cmd: std::process::Command, stdin: Option<&str>) -> Run {
+    crate::exec_client::piped(cmd, stdin)
 }
 
 fn up() -> Fleet {

@@ -35,6 +35,7 @@ mod completion;
 mod cordon_taint;
 mod describe;
 mod exec;
+mod exec_client;
 mod failover_etcd;
 mod generated;
 mod get_clusters;

@@ -1,6 +1,6 @@
 //! Kubernetes "apimachinery": label and field selectors, request parsing, Status errors,
 //! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath,
-//! Go durations, object UIDs and kubectl's YAML, each matching k8s.io/apimachinery's
+//! Go durations, object UIDs, kubectl's YAML and the WebSocket framing of exec and attach streams, each matching k8s.io/apimachinery's
 //! behaviour (messages included). It owns the rules every Kubernetes object obeys whatever its
 //! kind; it depends on no other crate of this workspace (Karmada's own types are not its
 //! business), and nothing it depends on may depend on it. The API server, the engine and the
@@ -29,6 +29,7 @@ mod selector_parser;
 mod status;
 pub mod strategic;
 mod uid;
+pub mod websocket;
 mod yaml_body;
 
 pub use error_text::with_causes;

@@ -1,5 +1,5 @@
 //! What the API server asks of a node's kubelet: a container's log, and a command run in a
-//! container. kube-apiserver proxies `pods/log` and `pods/exec` to the kubelet of the pod's node; this server has no kubelets to call, so whoever
+//! container. kube-apiserver proxies `pods/log`, `pods/exec` and `pods/attach` to the kubelet of the pod's node; this server has no kubelets to call, so whoever
 //! plays the nodes (the simulator of a simulated member) plugs in here. Without one, a scheduled
 //! pod's log is answered with a 503 that says so.
 
@@ -64,4 +64,8 @@ pub trait Kubelet: Send + Sync + std::fmt::Debug {
 
     /// Starts `request.command` in the container; the future ends with the command.
     fn exec(&self, request: ExecRequest, io: ExecIo) -> ExecRun;
+
+    /// Attaches to the container's main process (`request.command` is empty); the future ends
+    /// when the process does, which may be never.
+    fn attach(&self, request: ExecRequest, io: ExecIo) -> ExecRun;
 }

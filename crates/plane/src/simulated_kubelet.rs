@@ -1,5 +1,5 @@
 //! The kubelets of a simulated member's pretend nodes, as the API server sees them: container
-//! logs come from the simulator's deterministic log lines, commands from its built-in set.
+//! logs come from the simulator's deterministic log lines, commands from its built-in set, an attached main process from both.
 
 use jiff::Timestamp;
 use karmadactl_apiserver::kubelet::{ContainerLog, ExecEnd, ExecIo, ExecRequest, ExecRun, Kubelet};
@@ -28,6 +28,17 @@ impl Kubelet for SimulatedKubelet {
             let streams = karmadactl_simulator::exec::Streams { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr };
             let ExecRequest { pod, container, command, files } = request;
             match karmadactl_simulator::exec::run(&pod, &container, &command, &files, streams).await {
+                Ok(code) => ExecEnd::Exited(code),
+                Err(why) => ExecEnd::Failed(why),
+            }
+        })
+    }
+
+    fn attach(&self, request: ExecRequest, io: ExecIo) -> ExecRun {
+        let cluster = self.cluster.clone();
+        Box::pin(async move {
+            let streams = karmadactl_simulator::exec::Streams { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr };
+            match karmadactl_simulator::attach::run(&cluster, &request.pod, &request.container, streams).await {
                 Ok(code) => ExecEnd::Exited(code),
                 Err(why) => ExecEnd::Failed(why),
             }

@@ -11,6 +11,7 @@
 //! It depends on no crate of this workspace: only kube-rs and the Kubernetes types. The `plane`
 //! crate starts it for a simulated member; `SIMULATED_LABEL` marks such members everywhere.
 
+pub mod attach;
 mod daemonsets;
 mod deployments;
 pub mod exec;

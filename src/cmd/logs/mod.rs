@@ -3,8 +3,8 @@
 //! selector picks a pod, or the pods of a label selector; their containers' logs are copied to
 //! stdout as they arrive.
 
-mod options;
-mod pods;
+pub(crate) mod options;
+pub(crate) mod pods;
 mod stream;
 
 use clap::{ArgAction, Args};

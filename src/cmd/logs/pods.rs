@@ -56,34 +56,48 @@ pub async fn fetch(
         kube::Error::Api(s) => crate::cmd::objects::failure::render(&[crate::cmd::objects::Failure::Api(s)]),
         other => format!("error: {}", crate::error::with_causes(&other)),
     };
-    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
     if let Some(sel) = selector {
+        let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
         let list = pods.list(&ListParams::default().labels(sel)).await.map_err(api_error)?;
         return Ok(Object::Pods(list.items));
     }
-    let arg = arg.unwrap_or_default();
-    let not_found = |e: kube::Error| match e {
-        kube::Error::Api(s) if s.code == 404 => {
+    named(client, ns, arg.unwrap_or_default()).await.map_err(|e| match e {
+        Fetch::Api(kube::Error::Api(s)) if s.code == 404 => {
             format!("error: error from server (NotFound): {} in namespace {ns:?}", s.message)
         }
-        other => api_error(other),
-    };
+        Fetch::Api(e) => api_error(e),
+        Fetch::Other(message) => message,
+    })
+}
+
+/// Why [`named`] found nothing.
+pub enum Fetch {
+    /// The server's refusal, for the caller to word.
+    Api(kube::Error),
+    /// Already worded as kubectl words it.
+    Other(String),
+}
+
+/// Reads the object `POD` or `TYPE/NAME` names (a bare name is a pod, as kubectl's builder
+/// reads it with `ResourceNames("pods", …)`).
+pub async fn named(client: &kube::Client, ns: &str, arg: &str) -> Result<Object, Fetch> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
     let Some((type_arg, name)) = arg.split_once('/') else {
-        return pods.get(arg).await.map(|p| Object::Pod(Box::new(p))).map_err(not_found);
+        return pods.get(arg).await.map(|p| Object::Pod(Box::new(p))).map_err(Fetch::Api);
     };
     let served = crate::cmd::get::discovery::discover(client)
         .await
-        .map_err(|e| format!("error: couldn't get resource list: {}", crate::error::with_causes(&e)))?;
-    let resource = served.resolve(type_arg).map_err(|e| format!("error: {e}"))?;
+        .map_err(|e| Fetch::Other(format!("error: couldn't get resource list: {}", crate::error::with_causes(&e))))?;
+    let resource = served.resolve(type_arg).map_err(|e| Fetch::Other(format!("error: {e}")))?;
     if resource.group.is_empty() && resource.plural == "pods" {
-        return pods.get(name).await.map(|p| Object::Pod(Box::new(p))).map_err(not_found);
+        return pods.get(name).await.map(|p| Object::Pod(Box::new(p))).map_err(Fetch::Api);
     }
     let path = match resource.namespaced {
         true => format!("{}/namespaces/{ns}/{}/{name}", resource.base_path(), resource.plural),
         false => format!("{}/{}/{name}", resource.base_path(), resource.plural),
     };
-    let req = http::Request::get(&path).body(Vec::new()).map_err(|e| format!("error: {e}"))?;
-    let object: Value = client.request(req).await.map_err(not_found)?;
+    let req = http::Request::get(&path).body(Vec::new()).map_err(|e| Fetch::Other(format!("error: {e}")))?;
+    let object: Value = client.request(req).await.map_err(Fetch::Api)?;
     Ok(Object::Other { kind: resource.kind, group: resource.group, object })
 }
 
@@ -100,7 +114,7 @@ pub async fn sources(
         Object::Pod(p) => vec![*p],
         Object::Pods(list) => list,
         Object::Other { kind, group, object } => {
-            let selector = selector_of(&kind, &group, &object).map_err(|e| verbatim(&e))?;
+            let selector = selector_of(&kind, &group, &object, "get the logs from").map_err(|e| verbatim(&e))?;
             let mut pods = wait_for_pods(client, ns, &selector, choice.timeout).await?;
             pods.sort_by(by_logging);
             if pods.len() > 1 && !choice.all_pods {
@@ -167,8 +181,9 @@ fn containers_of(pod: &Pod, choice: &Choice, printer: &Printer) -> Result<Vec<So
     Ok(vec![source(&container)])
 }
 
-/// kubectl's SelectorsForObject, for the kinds it knows.
-fn selector_of(kind: &str, group: &str, object: &Value) -> Result<String, String> {
+/// kubectl's SelectorsForObject, for the kinds it knows; `purpose` words the refusal of any
+/// other kind (`cannot <purpose> *v1.ConfigMap: …`).
+pub fn selector_of(kind: &str, group: &str, object: &Value, purpose: &str) -> Result<String, String> {
     let selector = object.pointer("/spec/selector");
     match (group, kind) {
         ("", "ReplicationController" | "Service") => {
@@ -186,7 +201,7 @@ fn selector_of(kind: &str, group: &str, object: &Value) -> Result<String, String
                 "" | "apps" | "batch" => format!("*v1.{kind}"),
                 _ => "*unstructured.Unstructured".to_string(),
             };
-            Err(format!("cannot get the logs from {go_type}: selector for {go_type} not implemented"))
+            Err(format!("cannot {purpose} {go_type}: selector for {go_type} not implemented"))
         }
     }
 }
@@ -213,7 +228,12 @@ fn label_selector(selector: &Value) -> String {
 }
 
 /// The pods of the selector; with none yet, waits for the first, as kubectl's GetFirstPod does.
-async fn wait_for_pods(client: &kube::Client, ns: &str, selector: &str, timeout: Duration) -> anyhow::Result<Vec<Pod>> {
+pub async fn wait_for_pods(
+    client: &kube::Client,
+    ns: &str,
+    selector: &str,
+    timeout: Duration,
+) -> anyhow::Result<Vec<Pod>> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
     let deadline = tokio::time::Instant::now() + timeout;
     loop {
@@ -230,7 +250,7 @@ async fn wait_for_pods(client: &kube::Client, ns: &str, selector: &str, timeout:
 
 /// kubectl's podutils.ByLogging: scheduled before unscheduled, running before unknown before
 /// pending, ready before not ready, ready longer first, more restarts first, older first.
-fn by_logging(a: &Pod, b: &Pod) -> Ordering {
+pub fn by_logging(a: &Pod, b: &Pod) -> Ordering {
     let node = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.as_deref()).unwrap_or_default().is_empty();
     let phase = |p: &Pod| match p.status.as_ref().and_then(|s| s.phase.as_deref()) {
         Some("Pending") => 2,
@@ -281,9 +301,9 @@ mod tests {
     fn workload_selectors_read_as_kubectl_reads_them() {
         let d = json!({"spec": {"selector": {"matchLabels": {"app": "web"},
             "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a", "b"]}, {"key": "x", "operator": "DoesNotExist"}]}}});
-        assert_eq!(selector_of("Deployment", "apps", &d).unwrap(), "app=web,tier in (a,b),!x");
+        assert_eq!(selector_of("Deployment", "apps", &d, "get the logs from").unwrap(), "app=web,tier in (a,b),!x");
         assert_eq!(
-            selector_of("ConfigMap", "", &json!({})).unwrap_err(),
+            selector_of("ConfigMap", "", &json!({}), "get the logs from").unwrap_err(),
             "cannot get the logs from *v1.ConfigMap: selector for *v1.ConfigMap not implemented"
         );
     }

@@ -1,5 +1,5 @@
-//! `/api/v1/namespaces/<ns>/pods/<name>/exec`: runs a command in a container through the
-//! [`Kubelet`](crate::kubelet::Kubelet). The request is checked as kube-apiserver checks it
+//! `/api/v1/namespaces/<ns>/pods/<name>/exec` and `…/attach`: runs a command in a container,
+//! or attaches to its main process, through the [`Kubelet`](crate::kubelet::Kubelet). The request is checked as kube-apiserver checks it
 //! (the container, the node), then answered as the kubelet answers it: a WebSocket upgrade to
 //! `v5.channel.k8s.io` or `v4.channel.k8s.io`, whose session runs in [`super::pod_exec_session`].
 //! SPDY is not spoken; kubectl 1.30+ tries WebSocket first.
@@ -23,13 +23,17 @@ use crate::websocket;
 /// The stream protocols served, best first.
 const PROTOCOLS: [&str; 2] = ["v5.channel.k8s.io", "v4.channel.k8s.io"];
 
-/// Whether the request is for a pod's exec subresource.
+/// Whether the request is for a pod's exec or attach subresource.
 pub fn is_pod_exec(call: &Call) -> bool {
     let i = &call.info;
-    i.is_resource_request && i.api_group.is_empty() && i.resource == "pods" && i.subresource == "exec"
+    i.is_resource_request
+        && i.api_group.is_empty()
+        && i.resource == "pods"
+        && matches!(i.subresource.as_str(), "exec" | "attach")
 }
 
-/// PodExecOptions from the query; `tty` drops stderr, as the kubelet does.
+/// PodExecOptions (PodAttachOptions: no command) from the query; `tty` drops stderr, as the
+/// kubelet does.
 #[derive(Debug, PartialEq, Eq)]
 struct Options {
     container: String,
@@ -46,7 +50,10 @@ impl Options {
         let tty = boolean("tty")?;
         let options = Self {
             container: call.param("container").unwrap_or_default().to_string(),
-            command: call.query.iter().filter(|(k, _)| k == "command").map(|(_, v)| v.clone()).collect(),
+            command: match call.info.subresource.as_str() {
+                "exec" => call.query.iter().filter(|(k, _)| k == "command").map(|(_, v)| v.clone()).collect(),
+                _ => Vec::new(),
+            },
             stdin: boolean("stdin")?,
             stdout: boolean("stdout")?,
             stderr: boolean("stderr")? && !tty,
@@ -61,11 +68,13 @@ impl Options {
 
 /// Checks the request, answers the upgrade and starts the session.
 pub async fn serve(state: Arc<ApiState>, mut call: Call) -> Result<Response, ApiError> {
+    let attach = call.info.subresource == "attach";
     if !matches!(call.info.verb.as_str(), "get" | "create") {
-        return Err(ApiError::method_not_supported("pods/exec", &call.info.verb));
+        return Err(ApiError::method_not_supported(&format!("pods/{}", call.info.subresource), &call.info.verb));
     }
-    // WebSocket clients GET; running a command is a write, so `create` is needed as well, as
-    // kube-apiserver requires once its AuthorizePodWebsocketUpgradeCreatePermission gate is on.
+    // WebSocket clients GET; running a command or writing to a process is a write, so `create`
+    // is needed as well (of pods/exec or pods/attach), as kube-apiserver requires once its
+    // AuthorizePodWebsocketUpgradeCreatePermission gate is on.
     let mut create = attributes(&call.user, &call.info);
     create.verb = "create".into();
     if let Decision::Deny { .. } = authorize(&state.rbac(), &create) {
@@ -115,8 +124,12 @@ pub async fn serve(state: Arc<ApiState>, mut call: Call) -> Result<Response, Api
             "unable to upgrade: the connection cannot be upgraded (HTTP/1.1 is required)",
         ));
     };
-    let files = crate::handlers::pod_files::mounted(&state, &pod, &container).await;
+    let files = match attach {
+        true => Default::default(),
+        false => crate::handlers::pod_files::mounted(&state, &pod, &container).await,
+    };
     let session = Session {
+        attach,
         v5: protocol == PROTOCOLS[0],
         stdin: options.stdin,
         stdout: options.stdout,

@@ -1,6 +1,6 @@
-//! One `pods/exec` WebSocket session, framed as the kubelet frames it: every binary message
-//! starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 terminal
-//! resize; in v5, `255 N` closes the client's stream N). The command's end is sent on channel 3
+//! One `pods/exec` or `pods/attach` WebSocket session, framed as the kubelet frames it: every
+//! binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4
+//! terminal resize; in v5, `255 N` closes the client's stream N). The command's end is sent on channel 3
 //! as the kubelet's Status (the exit code in `details.causes[ExitCode]`), then the connection
 //! closes. Each client message, all of stdin and the session's length are bounded.
 
@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
+use karmadactl_apimachinery::websocket::channel::{CLOSE_STREAM, ERROR, STDERR, STDIN, STDOUT};
 use serde_json::{Value, json};
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::kubelet::{ExecEnd, ExecIo, ExecRequest, Kubelet};
-use crate::websocket::{self, Message};
+use crate::websocket::{self, Message, Role};
 
 /// The largest message a client may send (a chunk of stdin or a resize).
 const MAX_MESSAGE: usize = 1024 * 1024;
@@ -23,14 +24,10 @@ const MAX_STDIN: usize = 64 * 1024 * 1024;
 /// Chunks in flight between the command and the connection, either way.
 const BUFFERED: usize = 16;
 
-const STDIN: u8 = 0;
-const STDOUT: u8 = 1;
-const STDERR: u8 = 2;
-const ERROR: u8 = 3;
-const CLOSE_STREAM: u8 = 255;
-
 /// What the handler decided for the session.
 pub struct Session {
+    /// Attach to the main process rather than run `request.command`.
+    pub attach: bool,
     pub v5: bool,
     pub stdin: bool,
     pub stdout: bool,
@@ -57,7 +54,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
         let mut stdin = Some(in_tx);
         let mut left = MAX_STDIN;
         loop {
-            match websocket::read_message(&mut rd, MAX_MESSAGE).await {
+            match websocket::read_message(&mut rd, MAX_MESSAGE, Role::Server).await {
                 Ok(Message::Data(data)) => match data.split_first() {
                     Some((&STDIN, chunk)) if !chunk.is_empty() => {
                         if chunk.len() > left {
@@ -85,7 +82,10 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
     // stream id"), so a command that writes at once waits as long as a real start would.
     tokio::time::sleep(PROCESS_START).await;
     let io = ExecIo { stdin: session.stdin.then_some(in_rx), stdout: out_tx, stderr: err_tx };
-    let mut command = kubelet.exec(session.request.clone(), io);
+    let mut command = match session.attach {
+        true => kubelet.attach(session.request.clone(), io),
+        false => kubelet.exec(session.request.clone(), io),
+    };
     let (mut end, mut out_open, mut err_open) = (None, true, true);
     while end.is_none() || out_open || err_open {
         tokio::select! {
@@ -104,7 +104,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
                 None => err_open = false,
             },
             Some(payload) = pong_rx.recv() => {
-                if websocket::write_frame(&mut wr, websocket::OP_PONG, &payload).await.is_err() { break }
+                if websocket::write_frame(&mut wr, websocket::OP_PONG, &payload, Role::Server).await.is_err() { break }
             }
             // The client went away: the command goes with it.
             _ = &mut reader => return,
@@ -120,7 +120,7 @@ pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session
         let _ = send(&mut wr, ERROR, status.as_bytes()).await;
     }
     // Normal closure (1000).
-    let _ = websocket::write_frame(&mut wr, websocket::OP_CLOSE, &[0x03, 0xE8]).await;
+    let _ = websocket::write_frame(&mut wr, websocket::OP_CLOSE, &[0x03, 0xE8], Role::Server).await;
     reader.abort();
 }
 
@@ -128,7 +128,7 @@ async fn send<W: AsyncWrite + Unpin>(wr: &mut W, channel: u8, bytes: &[u8]) -> s
     let mut message = Vec::with_capacity(bytes.len() + 1);
     message.push(channel);
     message.extend_from_slice(bytes);
-    websocket::write_frame(wr, websocket::OP_BINARY, &message).await
+    websocket::write_frame(wr, websocket::OP_BINARY, &message, Role::Server).await
 }
 
 /// A terminal's output translation: each `\n` reaches the client as `\r\n`.
