@@ -85,6 +85,7 @@ pub enum Command {
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
     Patch(cmd::patch::PatchArgs),
+    Create(Box<cmd::create::CreateArgs>),
     Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
     Logs(cmd::logs::LogsArgs),

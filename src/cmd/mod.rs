@@ -11,6 +11,7 @@ pub mod completion;
 pub mod connection;
 pub mod controlplane;
 pub mod cordon;
+pub mod create;
 pub mod datastore;
 pub mod deinit;
 pub mod delete;
@@ -58,6 +59,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Interpret(a) => interpret::run(a, ctx),
         Command::Label(a) => label::run(a, ctx),
         Command::Patch(a) => patch::run(a, ctx),
+        Command::Create(a) => create::run(*a, ctx),
         Command::Delete(a) => delete::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),

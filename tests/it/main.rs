@@ -32,6 +32,7 @@ mod cluster_controller;
 mod cluster_failover;
 mod completion;
 mod cordon_taint;
+mod create;
 mod describe;
 mod exec;
 mod failover_etcd;
