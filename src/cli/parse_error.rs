@@ -10,7 +10,6 @@ use crate::error::ExitCode;
 /// Upstream karmadactl's commands that this tool does not have yet, and what does the same
 /// job meanwhile (`{parent}` is the binary's own name).
 const NOT_BUILT: &[(&str, &str)] = &[
-    ("edit", "use kubectl edit against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),

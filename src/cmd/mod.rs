@@ -16,6 +16,7 @@ pub mod datastore;
 pub mod deinit;
 pub mod delete;
 pub mod describe;
+pub mod edit;
 pub mod engine_flags;
 pub mod get;
 pub mod init;
@@ -60,6 +61,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Label(a) => label::run(a, ctx),
         Command::Patch(a) => patch::run(a, ctx),
         Command::Create(a) => create::run(*a, ctx),
+        Command::Edit(a) => edit::run(*a, ctx),
         Command::Delete(a) => delete::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),

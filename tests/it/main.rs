@@ -34,6 +34,7 @@ mod completion;
 mod cordon_taint;
 mod create;
 mod describe;
+mod edit;
 mod exec;
 mod failover_etcd;
 mod generated;

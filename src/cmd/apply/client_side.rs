@@ -17,7 +17,7 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 
 /// API groups of kubectl's built-in scheme (and of the API server's own typed kinds), which
 /// take strategic merge patches; every other group is custom and gets JSON merge patches.
-const STRATEGIC_GROUPS: &[&str] = &[
+pub(crate) const STRATEGIC_GROUPS: &[&str] = &[
     "",
     "admissionregistration.k8s.io",
     "apiextensions.k8s.io",
