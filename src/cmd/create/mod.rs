@@ -182,21 +182,21 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             generate::run(ctx, c, &flags, kind.command(), kind.names(), |i| generators::service::build(&kind, i))
         }
         Generator::Job(a) => {
-            generate::one_name(ctx, "job", &a.names)?;
+            generate::one_name(ctx, "job", &a.container.names)?;
             generators::job::validate(&a)?;
             match a.from.as_deref().filter(|f| !f.is_empty()) {
                 Some(from) => {
                     let cron_job = generators::job::read_from(c, from)?;
-                    generate::run(ctx, c, &a.flags, "job", &a.names, |i| {
+                    generate::run(ctx, c, &a.flags, "job", &a.container.names, |i| {
                         Ok(generators::job::from_cron_job(&cron_job, i))
                     })
                 }
-                None => generate::run(ctx, c, &a.flags, "job", &a.names, |i| generators::job::build(&a, i)),
+                None => generate::run(ctx, c, &a.flags, "job", &a.container.names, |i| generators::job::build(&a, i)),
             }
         }
         Generator::Cronjob(a) => {
             generators::cron_job::check_required(&a)?;
-            generate::run(ctx, c, &a.flags, "cronjob", &a.names, |i| generators::cron_job::build(&a, i))
+            generate::run(ctx, c, &a.flags, "cronjob", &a.container.names, |i| generators::cron_job::build(&a, i))
         }
         Generator::Role(a) => {
             generate::one_name(ctx, "role", &a.names)?;

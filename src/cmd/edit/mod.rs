@@ -398,7 +398,7 @@ impl Session<'_> {
         }
         // Only with --save-config: kubectl's edit leaves an existing annotation as it is.
         if self.save_config {
-            object = modified_configuration_of(&object, |o| crate::output::to_compact_go_json(o));
+            object = modified_configuration_of(&object, crate::output::to_compact_go_json);
         }
         Ok(object)
     }

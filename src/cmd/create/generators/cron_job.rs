@@ -3,6 +3,7 @@
 use clap::Args;
 use serde_json::json;
 
+use super::ContainerFlags;
 use crate::cmd::create::generate::{Generated, Inputs, typed};
 use crate::cmd::create::send::CreateFlags;
 use crate::cmd::get::discovery::Resource;
@@ -14,16 +15,8 @@ use crate::cmd::get::discovery::Resource;
     after_help = "Examples:\n  # Create a cron job\n  karmadactl create cronjob my-job --image=busybox --schedule=\"*/1 * * * *\"\n\n  # Create a cron job with a command\n  karmadactl create cronjob my-job --image=busybox --schedule=\"*/1 * * * *\" -- date"
 )]
 pub struct CronJobArgs {
-    #[arg(value_name = "NAME")]
-    pub names: Vec<String>,
-
-    /// The command the container runs, after `--`.
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
-
-    /// Image name to run.
-    #[arg(long, value_name = "IMAGE")]
-    pub image: Option<String>,
+    #[command(flatten)]
+    pub container: ContainerFlags,
 
     /// A schedule in the Cron format the job should be run with.
     #[arg(long, value_name = "SCHEDULE")]
@@ -39,7 +32,7 @@ pub struct CronJobArgs {
 
 /// cobra's checks of the required flags, made before anything else.
 pub fn check_required(args: &CronJobArgs) -> anyhow::Result<()> {
-    let missing: Vec<&str> = [("image", args.image.is_none()), ("schedule", args.schedule.is_none())]
+    let missing: Vec<&str> = [("image", args.container.image.is_none()), ("schedule", args.schedule.is_none())]
         .iter()
         .filter(|(_, m)| *m)
         .map(|(n, _)| *n)
@@ -55,10 +48,7 @@ pub fn check_required(args: &CronJobArgs) -> anyhow::Result<()> {
 
 pub fn build(args: &CronJobArgs, inputs: &Inputs) -> anyhow::Result<Generated> {
     let name = &inputs.name;
-    let mut container = json!({"name": name, "image": args.image.clone().unwrap_or_default(), "resources": {}});
-    if !args.command.is_empty() {
-        container["command"] = json!(args.command);
-    }
+    let container = args.container.container(name);
     let restart = args.restart.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| "OnFailure".into());
     let mut object = typed("batch/v1", "CronJob", name, inputs.object_namespace());
     object["spec"] = json!({

@@ -5,6 +5,7 @@
 use clap::Args;
 use serde_json::{Map, Value, json};
 
+use super::ContainerFlags;
 use crate::cmd::create::generate::{Generated, Inputs, typed};
 use crate::cmd::create::send::CreateFlags;
 use crate::cmd::get::discovery::Resource;
@@ -16,16 +17,8 @@ use crate::cmd::get::discovery::Resource;
     after_help = "Examples:\n  # Create a job\n  karmadactl create job my-job --image=busybox\n\n  # Create a job with a command\n  karmadactl create job my-job --image=busybox -- date\n\n  # Create a job from a cron job named \"a-cronjob\"\n  karmadactl create job test-job --from=cronjob/a-cronjob"
 )]
 pub struct JobArgs {
-    #[arg(value_name = "NAME")]
-    pub names: Vec<String>,
-
-    /// The command the container runs, after `--`.
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
-
-    /// Image name to run.
-    #[arg(long, value_name = "IMAGE")]
-    pub image: Option<String>,
+    #[command(flatten)]
+    pub container: ContainerFlags,
 
     /// The name of the resource to create a Job from (only cronjob is supported).
     #[arg(long, value_name = "TYPE/NAME")]
@@ -37,12 +30,12 @@ pub struct JobArgs {
 
 /// kubectl's `Validate`.
 pub fn validate(args: &JobArgs) -> anyhow::Result<()> {
-    let image = args.image.as_deref().is_some_and(|i| !i.is_empty());
+    let image = args.container.image.as_deref().is_some_and(|i| !i.is_empty());
     let from = args.from.as_deref().is_some_and(|f| !f.is_empty());
     if image == from {
         anyhow::bail!("either --image or --from must be specified");
     }
-    if !args.command.is_empty() && from {
+    if !args.container.command.is_empty() && from {
         anyhow::bail!("cannot specify --from and command");
     }
     Ok(())
@@ -58,10 +51,7 @@ fn generated(object: Value) -> Generated {
 
 pub fn build(args: &JobArgs, inputs: &Inputs) -> anyhow::Result<Generated> {
     let name = &inputs.name;
-    let mut container = json!({"name": name, "image": args.image.clone().unwrap_or_default(), "resources": {}});
-    if !args.command.is_empty() {
-        container["command"] = json!(args.command);
-    }
+    let container = args.container.container(name);
     let mut object = typed("batch/v1", "Job", name, inputs.object_namespace());
     object["spec"] = json!({"template": {"metadata": {"creationTimestamp": null},
                                         "spec": {"containers": [container], "restartPolicy": "Never"}}});

@@ -27,7 +27,7 @@ pub struct SecretArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SecretKind {
-    Generic(GenericArgs),
+    Generic(Box<GenericArgs>),
     /// Create a secret for use with a Docker registry (not built: refused with exit code 2).
     #[command(name = "docker-registry")]
     DockerRegistry(NotBuiltArgs),
