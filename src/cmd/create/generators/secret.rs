@@ -19,7 +19,7 @@ use crate::cmd::get::discovery::Resource;
 ///
 /// A tls type secret holds TLS certificate and its associated key.
 #[derive(Debug, Args)]
-#[command(override_usage = "karmadactl create secret (docker-registry | generic | tls)")]
+#[command(override_usage = "karmadactl create secret (docker-registry | generic | tls)", arg_required_else_help = true)]
 pub struct SecretArgs {
     #[command(subcommand)]
     pub kind: SecretKind,
