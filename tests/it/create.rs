@@ -306,6 +306,19 @@ fn create_generators_build_what_kubectl_builds() {
     {
         pair.same_cluster_object(kind, name);
     }
+    // The plane serves no PriorityClasses: the objects kubectl would send, then its refusal.
+    for args in [
+        &["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"][..],
+        &["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"],
+    ] {
+        pair.same(&[args, &["--dry-run=client", "-o", "yaml"]].concat());
+        pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"]].concat());
+        let refused = pair.refused(args);
+        assert_eq!(
+            refused.stderr,
+            "error: failed to create priorityclass: the server could not find the requested resource\n"
+        );
+    }
     // A Job from the CronJob: owned by it, marked as made by hand.
     pair.same(&["create", "job", "j2", "--from=cronjob/cj1", "--dry-run=client", "-o", "yaml"]);
     assert_eq!(pair.same(&["create", "job", "j2", "--from=cj/cj1"]).stdout, "job.batch/j2 created\n");
@@ -361,6 +374,7 @@ fn create_generators_build_what_kubectl_builds() {
     // Generators not built say so with exit code 2.
     for args in [
         &["create", "quota", "q", "--hard=pods=1"][..],
+        &["create", "ingress", "i", "--rule=a.com/=svc:80"],
         &["create", "secret", "tls", "t", "--cert=c", "--key=k"],
         &["create", "token", "sa1"],
     ] {

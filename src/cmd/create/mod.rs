@@ -21,6 +21,7 @@ use generators::cron_job::CronJobArgs;
 use generators::deployment::DeploymentArgs;
 use generators::job::JobArgs;
 use generators::namespace::NamespaceArgs;
+use generators::priority_class::PriorityClassArgs;
 use generators::roles::{ClusterRoleArgs, RoleArgs};
 use generators::secret::{SecretArgs, SecretKind};
 use generators::service::ServiceArgs;
@@ -130,9 +131,8 @@ pub enum Generator {
     /// Create a resource quota with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "resourcequota")]
     Quota(NotBuiltArgs),
-    /// Create a priority class with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "pc")]
-    Priorityclass(NotBuiltArgs),
+    Priorityclass(PriorityClassArgs),
     /// Create a pod disruption budget with the specified name (not built: refused with exit
     /// code 2).
     #[command(visible_alias = "pdb")]
@@ -219,7 +219,9 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             generate::run(ctx, c, &a.flags, "clusterrolebinding", &a.names, build)
         }
         Generator::Quota(_) => Err(not_built(ctx, "quota")),
-        Generator::Priorityclass(_) => Err(not_built(ctx, "priorityclass")),
+        Generator::Priorityclass(a) => {
+            generate::run(ctx, c, &a.flags, "priorityclass", &a.names, |i| generators::priority_class::build(&a, i))
+        }
         Generator::Poddisruptionbudget(_) => Err(not_built(ctx, "poddisruptionbudget")),
         Generator::Ingress(_) => Err(not_built(ctx, "ingress")),
         Generator::Token(_) => Err(not_built(ctx, "token")),
