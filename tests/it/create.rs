@@ -210,6 +210,36 @@ fn create_from_files_does_what_kubectl_does() {
     pair.same(&["delete", "cm", "c1"]);
     assert_eq!(pair.same(&["create", "-f", &web, "-l", "app=c"]).stdout, "configmap/c1 created\n");
     pair.same_objects("deployments,configmaps");
+    // Standard input, as STDIN in messages.
+    let stdin = |mut cmd: std::process::Command| {
+        use std::io::Write;
+        let mut child = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: piped\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    for round in 0..2 {
+        let theirs = stdin(fleet.k_command("karmada-apiserver", &["create", "-f", "-", "-n", "theirs"]));
+        let mut ours = crate::common::karmadactl(fleet.home.path());
+        ours.env("KUBECONFIG", &fleet.kubeconfig).args(["create", "-f", "-", "-n", "ours"]);
+        let ours = stdin(ours);
+        assert_eq!(ours, (theirs.0, theirs.1.replace("theirs", "ours"), theirs.2.replace("theirs", "ours")));
+        let expected = match round {
+            0 => (Some(0), "configmap/piped created\n", ""),
+            _ => (
+                Some(1),
+                "",
+                "Error from server (AlreadyExists): error when creating \"STDIN\": configmaps \"piped\" already exists\n",
+            ),
+        };
+        assert_eq!((ours.0, ours.1.as_str(), ours.2.as_str()), expected);
+    }
+    pair.same_objects("deployments,configmaps");
     // Refusals before anything is sent.
     let unknown = write(&fleet, "unknown.yaml", "apiVersion: example.com/v1\nkind: Nope\nmetadata:\n  name: x\n");
     let other_ns =
