@@ -135,7 +135,7 @@ fn bounded(origin: Origin, text: String) -> Result<(Origin, String), SourceError
 
 /// The documents of one source: a JSON document, or a YAML stream (checked against alias
 /// bombs document by document, as the API server checks bodies).
-fn parse(origin: &Origin, text: &str) -> Result<Vec<Document>, SourceError> {
+pub fn parse(origin: &Origin, text: &str) -> Result<Vec<Document>, SourceError> {
     let parse_err = |e: String| SourceError::Parse(origin.display(), e);
     if text.trim_start().starts_with('{') {
         let object: Value = serde_json::from_str(text).map_err(|e| parse_err(e.to_string()))?;

@@ -86,6 +86,8 @@ pub enum Command {
     Label(cmd::label::LabelArgs),
     Annotate(cmd::annotate::AnnotateArgs),
     Patch(cmd::patch::PatchArgs),
+    Create(Box<cmd::create::CreateArgs>),
+    Edit(Box<cmd::edit::EditArgs>),
     Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
     Logs(cmd::logs::LogsArgs),

@@ -10,8 +10,6 @@ use crate::error::ExitCode;
 /// Upstream karmadactl's commands that this tool does not have yet, and what does the same
 /// job meanwhile (`{parent}` is the binary's own name).
 const NOT_BUILT: &[(&str, &str)] = &[
-    ("create", "use kubectl create against the control plane's kubeconfig"),
-    ("edit", "use kubectl edit against the control plane's kubeconfig"),
     ("explain", "use kubectl explain against the control plane's kubeconfig"),
 ];
 

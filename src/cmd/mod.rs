@@ -13,10 +13,12 @@ pub mod completion;
 pub mod connection;
 pub mod controlplane;
 pub mod cordon;
+pub mod create;
 pub mod datastore;
 pub mod deinit;
 pub mod delete;
 pub mod describe;
+pub mod edit;
 pub mod engine_flags;
 pub mod exec;
 pub mod get;
@@ -62,6 +64,8 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Interpret(a) => interpret::run(a, ctx),
         Command::Label(a) => label::run(a, ctx),
         Command::Patch(a) => patch::run(a, ctx),
+        Command::Create(a) => create::run(*a, ctx),
+        Command::Edit(a) => edit::run(*a, ctx),
         Command::Delete(a) => delete::run(a, ctx),
         Command::Annotate(a) => annotate::run(a, ctx),
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),

@@ -17,7 +17,7 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 
 /// API groups of kubectl's built-in scheme (and of the API server's own typed kinds), which
 /// take strategic merge patches; every other group is custom and gets JSON merge patches.
-const STRATEGIC_GROUPS: &[&str] = &[
+pub(crate) const STRATEGIC_GROUPS: &[&str] = &[
     "",
     "admissionregistration.k8s.io",
     "apiextensions.k8s.io",
@@ -129,7 +129,16 @@ async fn create(
 /// annotations map stays (empty) in the serialized text; a generated policy is a typed Go
 /// object upstream, whose text was made when it was generated.
 fn modified_configuration(info: &Info) -> Value {
-    let mut object = info.object.clone();
+    modified_configuration_of(&info.object, |object| match &info.typed_json {
+        Some(t) => t.clone(),
+        None => crate::output::to_compact_go_json(object),
+    })
+}
+
+/// The object with its last-applied annotation set to `encode` of the object without it
+/// (`create --save-config` encodes its typed objects in Go's field order).
+pub(crate) fn modified_configuration_of(object: &Value, encode: impl Fn(&Value) -> String) -> Value {
+    let mut object = object.clone();
     let Some(root) = object.as_object_mut() else { return object };
     let meta = root.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
     if !meta.is_object() {
@@ -143,10 +152,7 @@ fn modified_configuration(info: &Info) -> Value {
     if let Some(a) = annotations.as_object_mut() {
         a.remove(LAST_APPLIED);
     }
-    let text = match &info.typed_json {
-        Some(t) => t.clone(),
-        None => crate::output::to_compact_go_json(&object),
-    };
+    let text = encode(&object);
     if let Some(a) = object.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut) {
         a.insert(LAST_APPLIED.into(), Value::String(text));
     }

@@ -3,9 +3,9 @@
 //! propagation: with `-C c1,c2` or `--all-clusters`, each object is followed by the
 //! (Cluster)PropagationPolicy upstream generates for it, applied the same way.
 
-mod client_side;
+pub(crate) mod client_side;
 mod policy;
-mod request;
+pub(crate) mod request;
 mod server_side;
 
 use clap::{ArgAction, Args};
@@ -166,7 +166,7 @@ pub(crate) struct Options {
 }
 
 /// kubectl's `--validate` values, as the `fieldValidation` the server is asked for.
-fn field_validation(value: &str) -> anyhow::Result<&'static str> {
+pub(crate) fn field_validation(value: &str) -> anyhow::Result<&'static str> {
     match value.to_lowercase().as_str() {
         "strict" | "true" => Ok("Strict"),
         "warn" => Ok("Warn"),
@@ -337,7 +337,7 @@ async fn check_clusters(client: &kube::Client, names: &[String]) -> anyhow::Resu
 
 /// The objects of the files, in order, as kubectl's builder visits them (items of `List`
 /// documents, `-l` applied, the default namespace filled in); failures in their place.
-async fn infos(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<(Vec<Info>, Vec<Failure>)> {
+pub(crate) async fn infos(client: &kube::Client, spec: &Spec<'_>) -> anyhow::Result<(Vec<Info>, Vec<Failure>)> {
     let served = objects::discover(client).await?;
     let selector = match spec.selector.filter(|s| !s.is_empty()) {
         Some(s) => Some(

@@ -65,7 +65,7 @@ impl Connection {
 pub fn output_formats(path: &[String]) -> Vec<String> {
     let formats: &[&str] = match path.first().map(String::as_str) {
         Some("get" | "api-resources") => &["json", "yaml", "wide", "name"],
-        Some("label" | "annotate" | "apply" | "patch") => &["json", "yaml", "name"],
+        Some("label" | "annotate" | "apply" | "patch" | "create" | "edit") => &["json", "yaml", "name"],
         Some("delete") => &["name"],
         _ => &["json", "yaml"],
     };

@@ -1,0 +1,49 @@
+//! kubectl's create subcommands, one file each: the flags and the object they build.
+
+pub mod bindings;
+pub mod configmap;
+pub mod cron_job;
+pub mod deployment;
+pub mod job;
+pub mod namespace;
+pub mod priority_class;
+pub mod roles;
+pub mod secret;
+pub mod service;
+pub mod service_account;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+/// The arguments of a create subcommand that is not built: taken whole, then refused.
+#[derive(Debug, Args)]
+pub struct NotBuiltArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub args: Vec<String>,
+}
+
+/// NAME, `--image` and `-- COMMAND`: what `create job` and `create cronjob` share.
+#[derive(Debug, Args)]
+pub struct ContainerFlags {
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+
+    /// The command the container runs, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+
+    /// Image name to run.
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
+}
+
+impl ContainerFlags {
+    /// The one container kubectl gives the job: named after the object.
+    pub fn container(&self, name: &str) -> Value {
+        let mut container = json!({"name": name, "image": self.image.clone().unwrap_or_default(), "resources": {}});
+        if !self.command.is_empty() {
+            container["command"] = json!(self.command);
+        }
+        container
+    }
+}
