@@ -9,7 +9,7 @@ use super::Flavour;
 /// tool are left out rather than listed as if they worked), plus this tool's `agent` and the
 /// `options` command upstream only mentions below the list, so every command can be found here.
 const GROUPS: &[(&str, &[&str])] = &[
-    ("Basic Commands", &["get", "delete"]),
+    ("Basic Commands", &["explain", "get", "delete"]),
     ("Cluster Registration Commands", &["init", "deinit", "join", "unjoin", "token", "register", "unregister"]),
     ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
     ("Troubleshooting and Debugging Commands", &["logs", "describe", "interpret"]),

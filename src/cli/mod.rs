@@ -87,6 +87,7 @@ pub enum Command {
     Patch(cmd::patch::PatchArgs),
     Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
+    Explain(cmd::explain::ExplainArgs),
     Logs(cmd::logs::LogsArgs),
     ApiResources(cmd::api_resources::ApiResourcesArgs),
     ApiVersions(cmd::api_resources::ApiVersionsArgs),

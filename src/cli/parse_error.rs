@@ -12,7 +12,6 @@ use crate::error::ExitCode;
 const NOT_BUILT: &[(&str, &str)] = &[
     ("create", "use kubectl create against the control plane's kubeconfig"),
     ("edit", "use kubectl edit against the control plane's kubeconfig"),
-    ("explain", "use kubectl explain against the control plane's kubeconfig"),
     ("exec", "use kubectl exec with the member cluster's own kubeconfig"),
     ("attach", "use kubectl attach with the member cluster's own kubeconfig"),
     ("addons", "the embedded control plane has no addons to manage; see README.md"),

@@ -16,6 +16,7 @@ pub mod deinit;
 pub mod delete;
 pub mod describe;
 pub mod engine_flags;
+pub mod explain;
 pub mod get;
 pub mod init;
 pub mod interpret;
@@ -63,6 +64,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Describe(a) => describe::run(a, ctx),
+        Command::Explain(a) => explain::run(a, ctx),
         Command::Logs(a) => logs::run(a, ctx),
         Command::Completion(a) => completion::run(a, ctx),
         Command::Version(a) => version::run(a, ctx),

@@ -200,7 +200,9 @@ fn positional_values(path: &[String], index: usize, conn: &Connection) -> Vec<St
         (["cordon"] | ["uncordon"] | ["unjoin"], 0) => values::cluster_names(conn),
         (["taint"], 0) => vec!["clusters".to_string()],
         (["taint"], 1) => values::cluster_names(conn),
-        (["get"] | ["label"] | ["annotate"] | ["describe"] | ["patch"] | ["delete"], 0) => values::resource_kinds(conn),
+        (["get"] | ["label"] | ["annotate"] | ["describe"] | ["patch"] | ["delete"] | ["explain"], 0) => {
+            values::resource_kinds(conn)
+        }
         _ => Vec::new(),
     }
 }
