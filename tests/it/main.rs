@@ -34,6 +34,7 @@ mod completion;
 mod cordon_taint;
 mod describe;
 mod exec;
+mod explain;
 mod failover_etcd;
 mod generated;
 mod get_clusters;

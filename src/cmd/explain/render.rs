@@ -390,3 +390,70 @@ fn extract_enum(schema: &Value, long: bool, limit: Option<usize>, pad: usize) ->
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{Request, render};
+
+    /// A document serving `things` of kind `Thing` in `example.com/v1` with `schema`.
+    fn document(schema: Value) -> Value {
+        let gvk = json!({"group": "example.com", "kind": "Thing", "version": "v1"});
+        let mut schema = schema;
+        schema["x-kubernetes-group-version-kind"] = json!([gvk.clone()]);
+        json!({
+            "paths": {"/apis/example.com/v1/things": {"get": {"x-kubernetes-group-version-kind": gvk}}},
+            "components": {"schemas": {"com.example.v1.Thing": schema}},
+        })
+    }
+
+    fn explain(doc: &Value, fields: &[&str], recursive: bool) -> (String, Option<String>) {
+        let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+        let req = Request { group: "example.com", version: "v1", resource: "things", fields: &fields, recursive };
+        let out = render(doc, &req);
+        (out.text, out.error)
+    }
+
+    #[test]
+    fn a_reference_cycle_is_followed_once() {
+        let doc = document(json!({
+            "description": "A thing.",
+            "properties": {"next": {"allOf": [{"$ref": "#/components/schemas/com.example.v1.Thing"}]}},
+        }));
+        let (text, error) = explain(&doc, &[], true);
+        assert_eq!(error, None);
+        assert_eq!(
+            text,
+            "GROUP:      example.com\nKIND:       Thing\nVERSION:    v1\n\nDESCRIPTION:\n    A thing.\n    \nFIELDS:\n  next\t<Thing>\n    next\t<Thing>\n\n"
+        );
+        // Following the path through the cycle ends where the reference repeats.
+        assert_eq!(
+            explain(&doc, &["next", "next", "nothing"], false).1.unwrap(),
+            "error: field \"nothing\" does not exist"
+        );
+    }
+
+    #[test]
+    fn a_schema_nested_beyond_the_bound_is_refused_not_overflowed() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..1500 {
+            schema = json!({"type": "array", "items": schema});
+        }
+        let doc = document(json!({"properties": {"deep": schema}}));
+        let (text, error) = explain(&doc, &["deep"], false);
+        assert_eq!(error.unwrap(), "error: the schema nests deeper than 1000 levels");
+        assert!(text.starts_with("GROUP:      example.com\n"), "{text}");
+    }
+
+    #[test]
+    fn a_resource_the_document_does_not_serve_names_the_gvr() {
+        let doc = document(json!({}));
+        let req = Request { group: "", version: "v1", resource: "pods", fields: &[], recursive: false };
+        let out = render(&doc, &req);
+        assert_eq!(
+            (out.text.as_str(), out.error.unwrap().as_str()),
+            ("", "error: GVR (/v1, Resource=pods) not found in OpenAPI schema")
+        );
+    }
+}
