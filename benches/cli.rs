@@ -172,44 +172,44 @@ fn requests(bin: &str, floor: Duration) {
         std::thread::sleep(Duration::from_millis(500));
     }
 
-    let cases: Vec<(&str, Vec<Vec<String>>, Vec<Vec<String>>, &str)> = vec![
-        (
-            "`describe deployment web`",
-            vec![ours(&["describe", "deployment", "web"])],
-            vec![k(&plane, &["describe", "deployment", "web"])],
-            "the same",
-        ),
-        (
-            "`describe cluster member1`",
-            vec![ours(&["describe", "cluster", "member1"])],
-            vec![k(&plane, &["describe", "cluster", "member1"])],
-            "the same",
-        ),
-        (
-            "`describe deployment web -s members -C member1`",
-            vec![ours(&["describe", "deployment", "web", "-s", "members", "-C", "member1"])],
-            vec![k(&proxy, &["describe", "deployment", "web"])],
-            "`describe deployment web` through the proxy",
-        ),
-        (
-            "`get deployments -s all`",
-            vec![ours(&["get", "deployments", "-s", "all"])],
-            vec![k(&plane, &["get", "deployments"]), k(&proxy, &["get", "deployments"])],
-            "`get deployments` on the plane, then through the proxy",
-        ),
-        (
-            "`explain deployment.spec`",
-            vec![ours(&["explain", "deployment.spec"])],
-            vec![k(&plane, &["explain", "deployment.spec"])],
-            "the same",
-        ),
+    let cases: Vec<Case> = vec![
+        Case {
+            name: "`describe deployment web`",
+            ours: vec![ours(&["describe", "deployment", "web"])],
+            theirs: vec![k(&plane, &["describe", "deployment", "web"])],
+            what: "the same",
+        },
+        Case {
+            name: "`describe cluster member1`",
+            ours: vec![ours(&["describe", "cluster", "member1"])],
+            theirs: vec![k(&plane, &["describe", "cluster", "member1"])],
+            what: "the same",
+        },
+        Case {
+            name: "`describe deployment web -s members -C member1`",
+            ours: vec![ours(&["describe", "deployment", "web", "-s", "members", "-C", "member1"])],
+            theirs: vec![k(&proxy, &["describe", "deployment", "web"])],
+            what: "`describe deployment web` through the proxy",
+        },
+        Case {
+            name: "`get deployments -s all`",
+            ours: vec![ours(&["get", "deployments", "-s", "all"])],
+            theirs: vec![k(&plane, &["get", "deployments"]), k(&proxy, &["get", "deployments"])],
+            what: "`get deployments` on the plane, then through the proxy",
+        },
+        Case {
+            name: "`explain deployment.spec`",
+            ours: vec![ours(&["explain", "deployment.spec"])],
+            theirs: vec![k(&plane, &["explain", "deployment.spec"])],
+            what: "the same",
+        },
     ];
     let rows: Vec<String> = cases
         .into_iter()
-        .map(|(name, ours, theirs, what)| {
-            let (o50, o95) = timed(&ours);
-            let (k50, k95) = timed(&theirs);
-            format!("| {name} | {} ({}) | {} ({}) | {what} |", ms(o50), ms(o95), ms(k50), ms(k95))
+        .map(|c| {
+            let (o50, o95) = timed(&c.ours);
+            let (k50, k95) = timed(&c.theirs);
+            format!("| {} | {} ({}) | {} ({}) | {} |", c.name, ms(o50), ms(o95), ms(k50), ms(k95), c.what)
         })
         .collect();
     process::run(home.path(), &["local", "down", "--force", "--data-dir", &d]);
@@ -229,6 +229,15 @@ fn requests(bin: &str, floor: Duration) {
     for row in rows {
         println!("{row}");
     }
+}
+
+/// One measured request: karmadactl's command lines and kubectl's for the same request.
+struct Case {
+    name: &'static str,
+    ours: Vec<Vec<String>>,
+    theirs: Vec<Vec<String>>,
+    /// What kubectl runs, in words.
+    what: &'static str,
 }
 
 /// The Deployment the requests look at, and the policy that sends it to member1.
