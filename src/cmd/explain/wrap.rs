@@ -14,17 +14,9 @@ pub fn wrap(s: &str, limit: usize) -> String {
     let (mut word_len, mut space_len) = (0usize, 0usize);
     for c in s.chars() {
         if c == '\n' {
-            if word.is_empty() {
-                // Trailing spaces that would overrun the line are dropped.
-                if current + space_len <= limit {
-                    out.push_str(&space);
-                }
-            } else {
-                out.push_str(&space);
-                out.push_str(&word);
-                word.clear();
-                word_len = 0;
-            }
+            end_line(&mut out, &word, &space, current + space_len <= limit);
+            word.clear();
+            word_len = 0;
             space.clear();
             space_len = 0;
             out.push(c);
@@ -52,15 +44,17 @@ pub fn wrap(s: &str, limit: usize) -> String {
             }
         }
     }
-    if word.is_empty() {
-        if current + space_len <= limit {
-            out.push_str(&space);
-        }
-    } else {
-        out.push_str(&space);
-        out.push_str(&word);
-    }
+    end_line(&mut out, &word, &space, current + space_len <= limit);
     out
+}
+
+/// What is pending at a newline or the end: a word with the spaces before it, or trailing
+/// spaces alone, which are dropped when they would overrun the line.
+fn end_line(out: &mut String, word: &str, space: &str, spaces_fit: bool) {
+    if !word.is_empty() || spaces_fit {
+        out.push_str(space);
+    }
+    out.push_str(word);
 }
 
 #[cfg(test)]
