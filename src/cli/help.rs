@@ -9,7 +9,7 @@ use super::Flavour;
 /// tool are left out rather than listed as if they worked), plus this tool's `agent` and the
 /// `options` command upstream only mentions below the list, so every command can be found here.
 const GROUPS: &[(&str, &[&str])] = &[
-    ("Basic Commands", &["get", "create", "delete", "edit"]),
+    ("Basic Commands", &["explain", "get", "create", "delete", "edit"]),
     (
         "Cluster Registration Commands",
         &["init", "deinit", "addons", "join", "unjoin", "token", "register", "unregister"],

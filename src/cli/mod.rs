@@ -90,6 +90,7 @@ pub enum Command {
     Edit(Box<cmd::edit::EditArgs>),
     Delete(cmd::delete::DeleteArgs),
     Describe(cmd::describe::DescribeArgs),
+    Explain(cmd::explain::ExplainArgs),
     Logs(cmd::logs::LogsArgs),
     Exec(cmd::exec::ExecArgs),
     Attach(cmd::attach::AttachArgs),

@@ -1,17 +1,10 @@
 //! Turns clap's parse errors into this tool's error format: `error: <sentence>` and a `hint:`
-//! line, exit code 1 (as upstream). Help and version requests print normally and exit 0. An
-//! upstream command this tool does not have yet is not "unknown": it says so, with exit code 2.
+//! line, exit code 1 (as upstream). Help and version requests print normally and exit 0.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use super::Flavour;
 use crate::error::ExitCode;
-
-/// Upstream karmadactl's commands that this tool does not have yet, and what does the same
-/// job meanwhile (`{parent}` is the binary's own name).
-const NOT_BUILT: &[(&str, &str)] = &[
-    ("explain", "use kubectl explain against the control plane's kubeconfig"),
-];
 
 /// Prints the error for `path` (the subcommand names the user typed) and returns the exit code.
 pub fn report(err: clap::Error, path: &[String], flavour: Flavour) -> i32 {
@@ -44,16 +37,6 @@ pub fn report(err: clap::Error, path: &[String], flavour: Flavour) -> i32 {
         }
         ErrorKind::InvalidSubcommand => {
             let sub = context_string(&err, ContextKind::InvalidSubcommand).unwrap_or_default();
-            if path == flavour.parent_command()
-                && let Some((_, instead)) = NOT_BUILT.iter().find(|(name, _)| *name == sub)
-            {
-                let not_built = crate::error::NotBuilt {
-                    command: format!("{path} {sub}"),
-                    instead: Some(format!("{}.", instead.replace("{parent}", &path))),
-                };
-                eprintln!("error: {not_built}\nhint: {}", crate::error::Hint::hint(&not_built).unwrap_or_default());
-                return ExitCode::NotBuilt as i32;
-            }
             let hint = match context_string(&err, ContextKind::SuggestedSubcommand) {
                 Some(s) => format!("did you mean \"{s}\"? Run '{path} --help' for the list of commands."),
                 None => format!("run '{path} --help' for the list of commands."),

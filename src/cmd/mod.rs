@@ -21,6 +21,7 @@ pub mod describe;
 pub mod edit;
 pub mod engine_flags;
 pub mod exec;
+pub mod explain;
 pub mod get;
 pub mod init;
 pub mod interpret;
@@ -71,6 +72,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::ApiResources(a) => api_resources::run_api_resources(a, ctx),
         Command::ApiVersions(a) => api_resources::run_api_versions(a, ctx),
         Command::Describe(a) => describe::run(a, ctx),
+        Command::Explain(a) => explain::run(a, ctx),
         Command::Logs(a) => logs::run(a, ctx),
         Command::Exec(a) => exec::run(a, ctx),
         Command::Attach(a) => attach::run(a, ctx),

@@ -200,7 +200,7 @@ fn positional_values(path: &[String], index: usize, conn: &Connection) -> Vec<St
         (["cordon"] | ["uncordon"] | ["unjoin"], 0) => values::cluster_names(conn),
         (["taint"], 0) => vec!["clusters".to_string()],
         (["taint"], 1) => values::cluster_names(conn),
-        (["get"] | ["label"] | ["annotate"] | ["describe"] | ["patch"] | ["delete"] | ["edit"], 0) => {
+        (["get"] | ["label"] | ["annotate"] | ["describe"] | ["patch"] | ["delete"] | ["edit"] | ["explain"], 0) => {
             values::resource_kinds(conn)
         }
         (["addons", "enable" | "disable"], _) => crate::cmd::addons::completion_names(),

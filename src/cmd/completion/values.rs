@@ -67,6 +67,7 @@ pub fn output_formats(path: &[String]) -> Vec<String> {
         Some("get" | "api-resources") => &["json", "yaml", "wide", "name"],
         Some("label" | "annotate" | "apply" | "patch" | "create" | "edit") => &["json", "yaml", "name"],
         Some("delete") => &["name"],
+        Some("explain") => &["plaintext"],
         _ => &["json", "yaml"],
     };
     formats.iter().map(|s| s.to_string()).collect()

@@ -44,8 +44,8 @@ impl Resource {
         if self.group.is_empty() { self.plural.clone() } else { format!("{}.{}", self.plural, self.group) }
     }
 
-    fn from_api(group: &str, version: &str, r: APIResource) -> Option<Self> {
-        if r.name.contains('/') || !r.verbs.iter().any(|v| v == "list" || v == "get") {
+    fn from_api(group: &str, version: &str, r: APIResource, any_verbs: bool) -> Option<Self> {
+        if r.name.contains('/') || !(any_verbs || r.verbs.iter().any(|v| v == "list" || v == "get")) {
             return None;
         }
         Some(Resource {
@@ -72,11 +72,21 @@ impl Resource {
 #[derive(Debug, Clone, Default)]
 pub struct Served(pub Vec<Resource>);
 
-/// Reads the server's discovery documents.
+/// Reads the server's discovery documents: the resources that can be read.
 pub async fn discover(client: &kube::Client) -> Result<Served, kube::Error> {
+    discover_with(client, false).await
+}
+
+/// Reads the server's discovery documents: every resource, also those that can only be
+/// created (`tokenreviews`), as kubectl's RESTMapper knows them.
+pub async fn discover_all(client: &kube::Client) -> Result<Served, kube::Error> {
+    discover_with(client, true).await
+}
+
+async fn discover_with(client: &kube::Client, any_verbs: bool) -> Result<Served, kube::Error> {
     let mut out = Vec::new();
     let core: APIResourceList = get_json(client, "/api/v1").await?;
-    out.extend(core.resources.into_iter().filter_map(|r| Resource::from_api("", "v1", r)));
+    out.extend(core.resources.into_iter().filter_map(|r| Resource::from_api("", "v1", r, any_verbs)));
     let groups: APIGroupList = get_json(client, "/apis").await?;
     // The preferred version of each group first, then the other versions, whose resources
     // count only where the preferred one lacks them (`works` is only in work.karmada.io/v1alpha1
@@ -98,7 +108,7 @@ pub async fn discover(client: &kube::Client) -> Result<Served, kube::Error> {
         // A group whose document fails (an unavailable aggregated API) is left out, as kubectl
         // does after warning.
         let Ok(list) = list else { continue };
-        for r in list.resources.into_iter().filter_map(|r| Resource::from_api(g, v, r)) {
+        for r in list.resources.into_iter().filter_map(|r| Resource::from_api(g, v, r, any_verbs)) {
             if !out.iter().any(|o| o.group == r.group && o.plural == r.plural) {
                 out.push(r);
             }
@@ -128,6 +138,12 @@ impl Served {
             })
         });
         found.cloned().ok_or_else(|| format!("the server doesn't have a resource type \"{type_arg}\""))
+    }
+
+    /// Every resource called `name` (plural, singular, short name or kind, without a group), in
+    /// kubectl's priority order, as its RESTMapper's `ResourcesFor` lists them.
+    pub fn named(&self, name: &str) -> Vec<&Resource> {
+        self.0.iter().filter(|r| r.is_called(name)).collect()
     }
 
     /// The resource an object of `kind` in `group/version` belongs to (objects read from files),
