@@ -134,9 +134,14 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     tasks.push(t);
     let (cluster_override_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_override_policy));
     tasks.push(t);
-    let (bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_resource_binding));
+    let binding_wakes = Arc::new(wakes::BindingWakes::default());
+    let w = binding_wakes.clone();
+    let on_binding = move |e: &Arc<Engine>, b: &_, deleted| w.on_resource_binding(e, b, deleted);
+    let (bindings, t) = follow(Api::all(client.clone()), when_up(&slot, on_binding));
     tasks.push(t);
-    let (cluster_bindings, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_cluster_resource_binding));
+    let on_cluster_binding =
+        move |e: &Arc<Engine>, b: &_, deleted| binding_wakes.on_cluster_resource_binding(e, b, deleted);
+    let (cluster_bindings, t) = follow(Api::all(client.clone()), when_up(&slot, on_cluster_binding));
     tasks.push(t);
     let work_index = Arc::new(work_index::WorkIndex::default());
     let index = work_index.clone();

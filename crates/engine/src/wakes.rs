@@ -7,7 +7,7 @@
 //! | Cluster, when what placement depends on changes | `schedule` and `binding`: every binding; `execute`: the Works in its execution space; `namespace_sync`: every namespace |
 //! | PropagationPolicy, ClusterPropagationPolicy | `detect`: the templates policies may claim ([`detector::on_policy_change`]), and those a deleted one claimed |
 //! | OverridePolicy, ClusterOverridePolicy | `binding`: every binding; `detect`: the templates policies may claim, when a policy has `dependentOverrides` |
-//! | ResourceBinding, ClusterResourceBinding | `schedule`, `binding` and `binding_status`: that binding (and the detector follows its kind); `graceful_eviction`: that binding, when it has eviction tasks; `application_failover`: that binding, when it has application failover |
+//! | ResourceBinding, ClusterResourceBinding | `schedule` and `binding`: that binding, when its generation, deletion, labels or annotations changed (not for status writes); `binding_status`: that binding (and the detector follows its kind); `graceful_eviction`: that binding, when it has eviction tasks; `application_failover`: that binding, when it has application failover |
 //! | Work | `execute`: that Work; `binding_status`: its binding, and `binding` too when the Work is deleted; `namespace_sync`: the namespace a deleted namespace-sync Work held |
 //! | Namespace | `namespace_sync`: that namespace |
 //! | WorkloadRebalancer | its own queue in `workload_rebalancer`: that rebalancer, and again when its TTL runs out |
@@ -16,6 +16,7 @@
 //! member watchers (`execution::members`); a Pull member's agent wakes only `execute` (`agent`).
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use k8s_openapi::api::core::v1::Namespace;
@@ -98,24 +99,61 @@ pub(super) fn on_override_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool)
     }
 }
 
-pub(super) fn on_resource_binding(engine: &Arc<Engine>, b: &ResourceBinding, deleted: bool) {
-    let b = AnyBinding::Namespaced(Arc::new(b.clone()));
-    engine.binding_cached(&b.key(), b.meta(), deleted);
-    on_binding(engine, &b);
+/// Bindings wake the scheduler and the binding controller only when what those read changes:
+/// the spec (its generation), the deletion, labels or annotations. A status write (the binding
+/// status controller's aggregation, the scheduler's own condition) wakes neither, as upstream's
+/// binding controller filters with `GenerationChangedPredicate` and its scheduler ignores
+/// updates of an unchanged generation; without this every status write rendered the binding's
+/// Works again.
+#[derive(Default)]
+pub(super) struct BindingWakes {
+    seen: Mutex<HashMap<BindingKey, u64>>,
 }
 
-pub(super) fn on_cluster_resource_binding(engine: &Arc<Engine>, b: &ClusterResourceBinding, deleted: bool) {
-    let b = AnyBinding::Cluster(Arc::new(b.clone()));
-    engine.binding_cached(&b.key(), b.meta(), deleted);
-    on_binding(engine, &b);
+impl BindingWakes {
+    pub(super) fn on_resource_binding(&self, engine: &Arc<Engine>, b: &ResourceBinding, deleted: bool) {
+        self.on_any(engine, AnyBinding::Namespaced(Arc::new(b.clone())), deleted);
+    }
+
+    pub(super) fn on_cluster_resource_binding(&self, engine: &Arc<Engine>, b: &ClusterResourceBinding, deleted: bool) {
+        self.on_any(engine, AnyBinding::Cluster(Arc::new(b.clone())), deleted);
+    }
+
+    fn on_any(&self, engine: &Arc<Engine>, b: AnyBinding, deleted: bool) {
+        let key = b.key();
+        engine.binding_cached(&key, b.meta(), deleted);
+        let spec_changed = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            if deleted {
+                seen.remove(&key);
+                true
+            } else {
+                seen.insert(key, spec_mark(b.meta())) != Some(spec_mark(b.meta()))
+            }
+        };
+        wake_binding(engine, &b, spec_changed);
+    }
 }
 
-/// A binding changed (or is looked at for the first time, when the engine starts).
+/// What of a binding's metadata the scheduler and the binding controller depend on.
+fn spec_mark(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    (meta.generation, meta.deletion_timestamp.is_some(), &meta.labels, &meta.annotations).hash(&mut h);
+    h.finish()
+}
+
+/// A binding is looked at for the first time, when the engine starts.
 pub(super) fn on_binding(engine: &Arc<Engine>, b: &AnyBinding) {
+    wake_binding(engine, b, true);
+}
+
+fn wake_binding(engine: &Arc<Engine>, b: &AnyBinding, spec_changed: bool) {
     detector::follow_binding_kinds(engine, b);
     let key = b.key();
-    engine.queues.schedule.add(key.clone());
-    engine.queues.binding.add(key.clone());
+    if spec_changed {
+        engine.queues.schedule.add(key.clone());
+        engine.queues.binding.add(key.clone());
+    }
     if engine.config.features.graceful_eviction
         && b.spec().graceful_eviction_tasks.as_ref().is_some_and(|t| !t.is_empty())
     {
@@ -158,4 +196,31 @@ fn binding_of_work(w: &Work) -> Option<BindingKey> {
 
 pub(super) fn on_namespace(engine: &Arc<Engine>, n: &Namespace, _deleted: bool) {
     engine.queues.namespace_sync.add(n.name_any());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spec_mark;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+
+    #[test]
+    fn only_what_the_scheduler_and_binding_controller_read_changes_the_mark() {
+        let meta = ObjectMeta {
+            generation: Some(3),
+            resource_version: Some("10".into()),
+            labels: Some([("a".to_string(), "1".to_string())].into()),
+            ..Default::default()
+        };
+        // A status write: a new resourceVersion and managed fields, the same generation.
+        let status_write = ObjectMeta { resource_version: Some("11".into()), ..meta.clone() };
+        assert_eq!(spec_mark(&meta), spec_mark(&status_write));
+        let spec_write = ObjectMeta { generation: Some(4), ..meta.clone() };
+        assert_ne!(spec_mark(&meta), spec_mark(&spec_write));
+        let deleting = ObjectMeta { deletion_timestamp: Some(Time(jiff::Timestamp::UNIX_EPOCH)), ..meta.clone() };
+        assert_ne!(spec_mark(&meta), spec_mark(&deleting));
+        let relabelled = ObjectMeta { labels: Some([("a".to_string(), "2".to_string())].into()), ..meta.clone() };
+        assert_ne!(spec_mark(&meta), spec_mark(&relabelled));
+        let annotated = ObjectMeta { annotations: Some([("n".to_string(), "x".to_string())].into()), ..meta.clone() };
+        assert_ne!(spec_mark(&meta), spec_mark(&annotated));
+    }
 }
