@@ -505,3 +505,114 @@ source: {{component: kubelet}}
     let plane = fleet.karmadactl(&["describe", "deploy", "web"]);
     assert!(!plane.stdout.contains("NewReplicaSet"), "{}", plane.stdout);
 }
+
+const CORE_KINDS: &str = r#"apiVersion: v1
+kind: Namespace
+metadata: {name: team-c, annotations: {owner: team-q}}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: robot, namespace: team-c, labels: {role: bot}}
+secrets: [{name: robot-creds}]
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: robot-creds, namespace: team-c, labels: {role: bot}}
+type: kubernetes.io/basic-auth
+stringData: {username: admin, password: s3cret-value}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: team-c}
+spec: {type: ExternalName, externalName: db.example.com}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: lb, namespace: team-c, annotations: {note: public}}
+spec:
+  type: LoadBalancer
+  externalTrafficPolicy: Local
+  loadBalancerSourceRanges: [10.0.0.0/8, 192.168.0.0/16]
+  selector: {app: lb, tier: edge}
+  ports:
+  - {name: https, port: 443, targetPort: 8443, protocol: TCP}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: headless, namespace: team-c}
+spec: {clusterIP: None, selector: {app: db}}
+"#;
+
+/// A service account token Secret for `robot` (whose UID it names, as the token controller
+/// would), and events about the load balancer Service and the service account.
+fn robot_token_and_events(sa_uid: &str, svc_uid: &str) -> String {
+    format!(
+        r#"apiVersion: v1
+kind: Secret
+metadata:
+  name: robot-token
+  namespace: team-c
+  annotations: {{kubernetes.io/service-account.name: robot, kubernetes.io/service-account.uid: {sa_uid}}}
+type: kubernetes.io/service-account-token
+data: {{token: ZXlKaGJHY2lPaUpTVXpJMU5pSjkuYm9keS5zaWc=, ca.crt: Y2VydGlmaWNhdGU=, namespace: dGVhbS1j}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: lb.1, namespace: team-c}}
+involvedObject: {{kind: Service, name: lb, namespace: team-c, uid: {svc_uid}, apiVersion: v1}}
+reason: EnsuringLoadBalancer
+message: Ensuring load balancer
+type: Normal
+count: 2
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2021-01-01T00:00:00Z"
+source: {{component: service-controller}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: robot.1, namespace: team-c}}
+involvedObject: {{kind: ServiceAccount, name: robot, namespace: team-c, uid: {sa_uid}, apiVersion: v1}}
+reason: TokenCreated
+message: token added
+type: Warning
+count: 1
+firstTimestamp: "2020-01-01T00:00:00Z"
+lastTimestamp: "2020-01-01T00:00:00Z"
+source: {{component: token-controller}}
+"#
+    )
+}
+
+#[test]
+fn services_namespaces_and_credentials_are_described_as_kubectl_describes_them() {
+    let fleet = Fleet::up(1);
+    fleet.apply(CORE_KINDS);
+    let uid = |object: &str| fleet.plane(&["get", object, "-n", "team-c", "-o", "jsonpath={.metadata.uid}"]);
+    let (sa_uid, svc_uid) = (uid("sa/robot"), uid("svc/lb"));
+    fleet.apply(&robot_token_and_events(&sa_uid, &svc_uid));
+    let cases: &[&[&str]] = &[
+        // Services of every type, with their events.
+        &["describe", "svc", "-n", "team-c"],
+        &["describe", "svc", "lb", "-n", "team-c", "--show-events=false"],
+        // Namespaces (the server serves neither quotas nor limit ranges: both sections are left
+        // out, as kubectl leaves them out on a 404).
+        &["describe", "ns", "team-c"],
+        &["describe", "ns", "default"],
+        // Secrets: sizes only, the service account token shown, as kubectl shows it.
+        &["describe", "secrets", "-n", "team-c"],
+        // Service accounts: mountable secrets, tokens found by annotation, events.
+        &["describe", "sa", "-n", "team-c"],
+        &["describe", "sa", "robot", "-n", "team-c", "--show-events=false"],
+        &["describe", "cm", "-n", "team-c"],
+    ];
+    for args in cases {
+        same(&fleet, args, || fleet.k("karmada-apiserver", args));
+    }
+    let secrets = fleet.karmadactl(&["describe", "secrets", "-n", "team-c"]);
+    assert!(secrets.stdout.contains("password:  12 bytes"), "{}", secrets.stdout);
+    assert!(!secrets.stdout.contains("s3cret-value"), "{}", secrets.stdout);
+    assert!(secrets.stdout.contains("eyJhbGciOiJSUzI1NiJ9.body.sig"), "{}", secrets.stdout);
+    let sa = fleet.karmadactl(&["describe", "sa", "robot", "-n", "team-c"]);
+    assert!(sa.stdout.contains("Tokens:              robot-token"), "{}", sa.stdout);
+    assert!(sa.stdout.contains("TokenCreated"), "{}", sa.stdout);
+}

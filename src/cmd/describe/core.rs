@@ -244,3 +244,68 @@ pub async fn service_account(settings: &Settings<'_>, sa: &Value, events: Option
     }
     w.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    // The plane serves neither ResourceQuota nor LimitRange, so these sections are checked here
+    // against the layout kubectl 1.33's DescribeResourceQuotas and DescribeLimitRanges write.
+    #[test]
+    fn quotas_in_name_order_with_scope_help_and_unused_resources_as_zero() {
+        let quotas = vec![
+            json!({"metadata": {"name": "pods-only"}, "spec": {"scopes": ["NotTerminating", "BestEffort"]},
+                   "status": {"hard": {"pods": "10"}, "used": {"pods": "2"}}}),
+            json!({"metadata": {"name": "compute"},
+                   "status": {"hard": {"requests.memory": "1Gi", "requests.cpu": "1"}, "used": {"requests.cpu": "500m"}}}),
+        ];
+        let mut w = PrefixWriter::new();
+        resource_quotas(&mut w, quotas);
+        assert_eq!(
+            w.finish(),
+            concat!(
+                "Resource Quotas\n",
+                "  Name:            compute\n",
+                "  Resource         Used  Hard\n",
+                "  --------         ---   ---\n",
+                "  requests.cpu     500m  1\n",
+                "  requests.memory  0     1Gi\n",
+                "  Name:            pods-only\n",
+                "  Scopes:          BestEffort, NotTerminating\n",
+                "  * Matches all pods that do not have resource requirements set. These pods have a best effort quality of service.\n",
+                "  * Matches all pods that do not have an active deadline. These pods usually include long running pods whose container command is not expected to terminate.\n",
+                "  Resource  Used  Hard\n",
+                "  --------  ---   ---\n",
+                "  pods      2     10\n",
+            )
+        );
+        let mut w = PrefixWriter::new();
+        resource_quotas(&mut w, Vec::new());
+        assert_eq!(w.finish(), "No resource quota.\n");
+    }
+
+    #[test]
+    fn limit_ranges_one_row_per_type_and_resource_with_dashes_for_unset() {
+        let ranges = vec![json!({"spec": {"limits": [
+            {"type": "Container", "max": {"cpu": "2"}, "defaultRequest": {"memory": "64Mi"}},
+            {"type": "Pod", "maxLimitRequestRatio": {"memory": "4"}},
+        ]}})];
+        let mut w = PrefixWriter::new();
+        limit_ranges(&mut w, &ranges);
+        assert_eq!(
+            w.finish(),
+            concat!(
+                "Resource Limits\n",
+                " Type       Resource  Min  Max  Default Request  Default Limit  Max Limit/Request Ratio\n",
+                " ----       --------  ---  ---  ---------------  -------------  -----------------------\n",
+                " Container  cpu       -    2    -                -              -\n",
+                " Container  memory    -    -    64Mi             -              -\n",
+                " Pod        memory    -    -    -                -              4\n",
+            )
+        );
+        let mut w = PrefixWriter::new();
+        limit_ranges(&mut w, &[]);
+        assert_eq!(w.finish(), "No LimitRange resource.\n");
+    }
+}

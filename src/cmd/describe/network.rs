@@ -103,42 +103,80 @@ fn ingress(list: &Value) -> String {
     shown.join(", ")
 }
 
-/// `formatEndpointSlices` for one port name: ready endpoints as `address:port`.
+/// `formatEndpointSlices` for one port name: ready endpoints as `address:port`, three shown.
+/// As kubectl, "more" is decided when a further endpoint is met once three are shown, ready or
+/// not, so three ready endpoints and an unready one read `a,b,c + 0 more...`.
 fn endpoints(slices: &[Value], port_name: &str) -> String {
     const MAX: usize = 3;
     if slices.is_empty() {
         return "<none>".into();
     }
     let mut shown: Vec<String> = Vec::new();
-    let mut count = 0;
+    let mut more = false;
+    let mut count: usize = 0;
     let ready = |e: &Value| e["conditions"]["ready"].as_bool().unwrap_or(true);
     let address = |e: &Value| e["addresses"][0].as_str().unwrap_or_default().to_string();
+    let mut visit = |e: &Value, shown_as: &dyn Fn(String) -> String| {
+        more |= shown.len() == MAX;
+        if !ready(e) {
+            return;
+        }
+        if !more {
+            shown.push(shown_as(address(e)));
+        }
+        count += 1;
+    };
     for slice in slices {
         let ports = slice["ports"].as_array().cloned().unwrap_or_default();
         let endpoints = slice["endpoints"].as_array().cloned().unwrap_or_default();
         if ports.is_empty() {
             // Headless services may have no ports.
-            for e in endpoints.iter().filter(|e| ready(e)) {
-                if shown.len() < MAX {
-                    shown.push(address(e));
-                }
-                count += 1;
+            for e in &endpoints {
+                visit(e, &|a| a);
             }
             continue;
         }
         for port in ports.iter().filter(|p| text(&p["name"]) == port_name) {
             let number = port["port"].as_i64().unwrap_or_default();
-            for e in endpoints.iter().filter(|e| ready(e)) {
-                if shown.len() < MAX {
-                    let a = address(e);
-                    shown.push(if a.contains(':') { format!("[{a}]:{number}") } else { format!("{a}:{number}") });
-                }
-                count += 1;
+            for e in &endpoints {
+                visit(e, &|a| if a.contains(':') { format!("[{a}]:{number}") } else { format!("{a}:{number}") });
             }
         }
     }
-    match count > MAX {
-        true => format!("{} + {} more...", shown.join(","), count - MAX),
+    match more {
+        true => format!("{} + {} more...", shown.join(","), count.saturating_sub(MAX)),
         false => shown.join(","),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn slice(ports: Value, ready: &[Option<bool>]) -> Value {
+        let endpoints: Vec<Value> = ready
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match r {
+                Some(r) => json!({"addresses": [format!("10.0.0.{i}")], "conditions": {"ready": r}}),
+                None => json!({"addresses": [format!("10.0.0.{i}")]}),
+            })
+            .collect();
+        json!({"ports": ports, "endpoints": endpoints})
+    }
+
+    #[test]
+    fn endpoints_of_the_named_port_three_shown_and_the_rest_counted() {
+        assert_eq!(endpoints(&[], "http"), "<none>");
+        let http = json!([{"name": "http", "port": 80}, {"name": "admin", "port": 90}]);
+        let s = slice(http.clone(), &[Some(true), None, Some(false), Some(true), Some(true)]);
+        assert_eq!(endpoints(std::slice::from_ref(&s), "http"), "10.0.0.0:80,10.0.0.1:80,10.0.0.3:80 + 1 more...");
+        assert_eq!(endpoints(&[s], "other"), "");
+        // Three ready and one unready after them: kubectl still says "+ 0 more".
+        let s = slice(http, &[Some(true), Some(true), Some(true), Some(false)]);
+        assert_eq!(endpoints(&[s], "admin"), "10.0.0.0:90,10.0.0.1:90,10.0.0.2:90 + 0 more...");
+        let headless = slice(json!([]), &[Some(true), Some(false)]);
+        assert_eq!(endpoints(&[headless], "x"), "10.0.0.0");
     }
 }
