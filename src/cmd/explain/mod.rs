@@ -29,7 +29,7 @@ const PLAINTEXT_OPENAPI_V2: &str = "plaintext-openapiv2";
 /// This command describes the fields associated with each supported API resource. Fields are
 /// identified via a simple JSONPath identifier:
 ///
-///     `<type>.<fieldName>[.<fieldName>]`
+/// `<type>.<fieldName>[.<fieldName>]`
 ///
 /// Information about each field is retrieved from the server in OpenAPI format.
 #[derive(Debug, Args)]
