@@ -279,6 +279,7 @@ fn create_generators_build_what_kubectl_builds() {
     let keyed = format!("--from-file=renamed={data}");
     let dir = format!("--from-file={keys}");
     let env_file = format!("--from-env-file={env}");
+    let (cert, key, other_key) = tls_files(&fleet);
     // Each generator: the object kubectl would send, byte for byte (YAML, and JSON with the
     // annotation --save-config writes), then the same object on the server.
     let generators: &[&[&str]] = &[
@@ -291,6 +292,28 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "configmap", "cm3", &env_file, "--append-hash"],
         &["create", "secret", "generic", "s1", "--from-literal=user=admin", &from_file, "--type=example.com/t"],
         &["create", "secret", "generic", "s2", &env_file, "--append-hash"],
+        &["create", "secret", "tls", "t1", &cert, &key],
+        &["create", "secret", "tls", "t2", &cert, &key, "--append-hash"],
+        &[
+            "create",
+            "secret",
+            "docker-registry",
+            "dr1",
+            "--docker-username=u",
+            "--docker-password=p<&>",
+            "--docker-email=e@x",
+        ],
+        &[
+            "create",
+            "secret",
+            "docker-registry",
+            "dr2",
+            "--docker-server=r.example.com",
+            "--docker-username=u",
+            "--docker-password=p",
+            "--append-hash",
+        ],
+        &["create", "secret", "docker-registry", "dr3", &from_file, "--from-file=extra.json=/dev/null"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "svc1", "--tcp=80:8080,443:https"],
         &["create", "service", "clusterip", "headless", "--clusterip=None"],
@@ -371,6 +394,16 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "configmap", "x", &env_file, "--from-literal=a=b"],
         &["create", "secret", "generic", "s1", "--from-literal=a=b"],
         &["create", "secret", "generic", "x", "--from-file=k=/nonexistent"],
+        &["create", "secret", "tls", "x", &cert],
+        &["create", "secret", "tls", "x", &cert, &other_key],
+        &["create", "secret", "tls", "x", &cert, "--key=/nonexistent/k"],
+        &["create", "secret", "tls", "x", &cert, &dir.replace("--from-file", "--key")],
+        &["create", "secret", "tls", "x", &key.replace("--key", "--cert"), &key],
+        &["create", "secret", "tls", "t1", &cert, &key],
+        &["create", "secret", "docker-registry", "x", "--docker-username=u"],
+        &["create", "secret", "docker-registry", "x", "--docker-password=p", "--docker-username=u", "--docker-server="],
+        &["create", "secret", "docker-registry", "x", &dir],
+        &["create", "secret", "docker-registry", "dr1", "--docker-username=u", "--docker-password=p"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "x"],
         &["create", "service", "nodeport", "x", "--tcp=notaport"],
@@ -400,16 +433,41 @@ fn create_generators_build_what_kubectl_builds() {
             run.stderr
         );
     }
+    let mismatch = pair.refused(&["create", "secret", "tls", "x", &cert, &other_key]);
+    assert_eq!(mismatch.stderr, "error: tls: private key does not match public key\n");
+    let switched = pair.refused(&["create", "secret", "tls", "x", &key.replace("--key", "--cert"), &key]);
+    assert!(switched.stderr.contains("PEM inputs may have been switched"), "{}", switched.stderr);
+    let registry = pair.refused(&["create", "secret", "docker-registry", "x", "--docker-username=u"]);
+    assert!(registry.stderr.starts_with("error: either --from-file or the combination"), "{}", registry.stderr);
     pair.same_objects("deployments,configmaps,secrets,serviceaccounts,services,jobs,cronjobs,roles,rolebindings");
     // Generators not built say so with exit code 2.
     for args in [
         &["create", "quota", "q", "--hard=pods=1"][..],
         &["create", "ingress", "i", "--rule=a.com/=svc:80"],
-        &["create", "secret", "tls", "t", "--cert=c", "--key=k"],
         &["create", "token", "sa1"],
     ] {
         let run = fleet.karmadactl(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains("is not built yet"), "{}", run.stderr);
     }
+}
+
+/// `--cert=` and `--key=` flags for a self-signed pair made by openssl in the fleet's home, and
+/// a `--key=` of another key.
+fn tls_files(fleet: &Fleet) -> (String, String, String) {
+    let dir = fleet.home.path().join("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (key, cert) in [("tls.key", Some("tls.crt")), ("other.key", None)] {
+        let mut args = vec!["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+        let (key_path, cert_path) = (path(key), path(cert.unwrap_or("other.crt")));
+        args.extend(["-keyout", &key_path, "-out", &cert_path, "-days", "1", "-subj", "/CN=example.com"]);
+        let out = std::process::Command::new("openssl").args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    (
+        format!("--cert={}", path("tls.crt")),
+        format!("--key={}", path("tls.key")),
+        format!("--key={}", path("other.key")),
+    )
 }

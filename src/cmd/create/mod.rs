@@ -168,9 +168,16 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
         Generator::Secret(SecretArgs { kind: SecretKind::Generic(a) }) => {
             generate::run(ctx, c, &a.flags, "secret generic", &a.names, |i| generators::secret::build(&a, i))
         }
-        Generator::Secret(SecretArgs { kind: SecretKind::Tls(_) }) => Err(not_built(ctx, "secret tls")),
-        Generator::Secret(SecretArgs { kind: SecretKind::DockerRegistry(_) }) => {
-            Err(not_built(ctx, "secret docker-registry"))
+        Generator::Secret(SecretArgs { kind: SecretKind::Tls(a) }) => {
+            generate::one_name(ctx, "secret tls", &a.names)?;
+            generators::secret_tls::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "secret tls", &a.names, |i| generators::secret_tls::build(&a, i))
+        }
+        Generator::Secret(SecretArgs { kind: SecretKind::DockerRegistry(a) }) => {
+            generate::one_name(ctx, "secret docker-registry", &a.names)?;
+            generators::secret_docker_registry::validate(&a)?;
+            let build = |i: &generate::Inputs| generators::secret_docker_registry::build(&a, i);
+            generate::run(ctx, c, &a.flags, "secret docker-registry", &a.names, build)
         }
         Generator::Serviceaccount(a) => {
             generate::run(ctx, c, &a.flags, "serviceaccount", &a.names, generators::service_account::build)

@@ -9,6 +9,8 @@ pub mod namespace;
 pub mod priority_class;
 pub mod roles;
 pub mod secret;
+pub mod secret_docker_registry;
+pub mod secret_tls;
 pub mod service;
 pub mod service_account;
 
