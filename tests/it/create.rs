@@ -349,7 +349,7 @@ fn create_generators_build_what_kubectl_builds() {
         pair.same(&with(&["--dry-run=client", "-o", "yaml"]));
         pair.same(&with(&["--dry-run=client", "-o", "json", "--save-config"]));
         let dry = pair.same(&with(&["--dry-run=server"]));
-        assert!(dry.stdout.ends_with(" created (server dry run)\n"), "{args:?}: {}", dry.stdout);
+        assert!(dry.stdout.ends_with(" created (server dry run)\n"), "{args:?}: {}{}", dry.stdout, dry.stderr);
         let created = pair.same(&with(&["--save-config"]));
         assert!(created.stdout.ends_with(" created\n"), "{args:?}: {}", created.stdout);
     }
@@ -359,17 +359,22 @@ fn create_generators_build_what_kubectl_builds() {
     {
         pair.same_cluster_object(kind, name);
     }
-    // The plane serves no PriorityClasses: the objects kubectl would send, then its refusal.
+    // The plane serves no PriorityClasses or ResourceQuotas: the objects kubectl would send,
+    // then its refusal.
     for args in [
-        &["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"][..],
+        &["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"][..],
+        &["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"],
+        &["create", "quota", "q3"],
+        &["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"],
         &["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"],
     ] {
         pair.same(&[args, &["--dry-run=client", "-o", "yaml"]].concat());
         pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"]].concat());
         let refused = pair.refused(args);
+        let kind = if args[1] == "pc" || args[1] == "priorityclass" { "priorityclass" } else { "quota" };
         assert_eq!(
             refused.stderr,
-            "error: failed to create priorityclass: the server could not find the requested resource\n"
+            format!("error: failed to create {kind}: the server could not find the requested resource\n")
         );
     }
     // A Job from the CronJob: owned by it, marked as made by hand.
@@ -404,6 +409,10 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "secret", "docker-registry", "x", "--docker-password=p", "--docker-username=u", "--docker-server="],
         &["create", "secret", "docker-registry", "x", &dir],
         &["create", "secret", "docker-registry", "dr1", "--docker-username=u", "--docker-password=p"],
+        &["create", "quota", "x", "--hard=pods"],
+        &["create", "quota", "x", "--hard=pods=1,"],
+        &["create", "quota", "x", "--hard=pods=many"],
+        &["create", "quota", "x", "--scopes=BestEffort,,Terminating"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "x"],
         &["create", "service", "nodeport", "x", "--tcp=notaport"],
@@ -441,11 +450,7 @@ fn create_generators_build_what_kubectl_builds() {
     assert!(registry.stderr.starts_with("error: either --from-file or the combination"), "{}", registry.stderr);
     pair.same_objects("deployments,configmaps,secrets,serviceaccounts,services,jobs,cronjobs,roles,rolebindings");
     // Generators not built say so with exit code 2.
-    for args in [
-        &["create", "quota", "q", "--hard=pods=1"][..],
-        &["create", "ingress", "i", "--rule=a.com/=svc:80"],
-        &["create", "token", "sa1"],
-    ] {
+    for args in [&["create", "ingress", "i", "--rule=a.com/=svc:80"][..], &["create", "token", "sa1"]] {
         let run = fleet.karmadactl(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains("is not built yet"), "{}", run.stderr);

@@ -135,10 +135,17 @@ impl Serialize for Field<'_> {
         match self.value {
             Value::Object(map) => {
                 let mut keys: Vec<&String> = map.keys().collect();
-                // Labels, annotations and data are Go maps: encoding/json sorts their keys.
+                // Labels, annotations, data and quota limits are Go maps: encoding/json sorts their keys.
                 let go_map = matches!(
                     self.parent,
-                    "labels" | "annotations" | "data" | "binaryData" | "stringData" | "matchLabels" | "selector"
+                    "labels"
+                        | "annotations"
+                        | "data"
+                        | "binaryData"
+                        | "stringData"
+                        | "matchLabels"
+                        | "selector"
+                        | "hard"
                 ) && !map.contains_key("matchLabels");
                 if !go_map {
                     keys.sort_by_key(|k| (rank(self.parent, k), k.as_str()));

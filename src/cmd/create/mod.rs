@@ -22,6 +22,7 @@ use generators::deployment::DeploymentArgs;
 use generators::job::JobArgs;
 use generators::namespace::NamespaceArgs;
 use generators::priority_class::PriorityClassArgs;
+use generators::quota::QuotaArgs;
 use generators::roles::{ClusterRoleArgs, RoleArgs};
 use generators::secret::{SecretArgs, SecretKind};
 use generators::service::ServiceArgs;
@@ -128,9 +129,8 @@ pub enum Generator {
     Clusterrole(ClusterRoleArgs),
     Rolebinding(RoleBindingArgs),
     Clusterrolebinding(ClusterRoleBindingArgs),
-    /// Create a resource quota with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "resourcequota")]
-    Quota(NotBuiltArgs),
+    Quota(QuotaArgs),
     #[command(visible_alias = "pc")]
     Priorityclass(PriorityClassArgs),
     /// Create a pod disruption budget with the specified name (not built: refused with exit
@@ -225,7 +225,7 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             let build = |i: &generate::Inputs| generators::bindings::build_cluster_role_binding(&a, i);
             generate::run(ctx, c, &a.flags, "clusterrolebinding", &a.names, build)
         }
-        Generator::Quota(_) => Err(not_built(ctx, "quota")),
+        Generator::Quota(a) => generate::run(ctx, c, &a.flags, "quota", &a.names, |i| generators::quota::build(&a, i)),
         Generator::Priorityclass(a) => {
             generate::run(ctx, c, &a.flags, "priorityclass", &a.names, |i| generators::priority_class::build(&a, i))
         }

@@ -7,6 +7,7 @@ pub mod deployment;
 pub mod job;
 pub mod namespace;
 pub mod priority_class;
+pub mod quota;
 pub mod roles;
 pub mod secret;
 pub mod secret_docker_registry;
