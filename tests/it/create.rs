@@ -359,19 +359,24 @@ fn create_generators_build_what_kubectl_builds() {
     {
         pair.same_cluster_object(kind, name);
     }
-    // The plane serves no PriorityClasses or ResourceQuotas: the objects kubectl would send,
-    // then its refusal.
-    for args in [
-        &["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"][..],
-        &["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"],
-        &["create", "quota", "q3"],
-        &["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"],
-        &["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"],
-    ] {
-        pair.same(&[args, &["--dry-run=client", "-o", "yaml"]].concat());
-        pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"]].concat());
+    // The plane serves no PriorityClasses, ResourceQuotas or PodDisruptionBudgets: the objects
+    // kubectl would send, then its refusal.
+    let unserved: &[(&[&str], &str)] = &[
+        (&["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"], "quota"),
+        (&["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"], "quota"),
+        (&["create", "quota", "q3"], "quota"),
+        (&["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"], "priorityclass"),
+        (&["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"], "priorityclass"),
+        (
+            &["create", "poddisruptionbudget", "pdb1", "--selector=app=a,tier in (y,x,x),!z", "--min-available=50%"],
+            "poddisruptionbudgets",
+        ),
+        (&["create", "pdb", "pdb2", "--selector=app==a,e notin (f),g", "--max-unavailable=2"], "poddisruptionbudgets"),
+    ];
+    for (args, kind) in unserved {
+        pair.same(&[args, &["--dry-run=client", "-o", "yaml"][..]].concat());
+        pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"][..]].concat());
         let refused = pair.refused(args);
-        let kind = if args[1] == "pc" || args[1] == "priorityclass" { "priorityclass" } else { "quota" };
         assert_eq!(
             refused.stderr,
             format!("error: failed to create {kind}: the server could not find the requested resource\n")
@@ -413,6 +418,14 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "quota", "x", "--hard=pods=1,"],
         &["create", "quota", "x", "--hard=pods=many"],
         &["create", "quota", "x", "--scopes=BestEffort,,Terminating"],
+        &["create", "pdb", "x", "--min-available=1"],
+        &["create", "pdb", "x", "--selector=app=a"],
+        &["create", "pdb", "x", "--selector=app=a", "--min-available=1", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=app=a", "--min-available=1.5"],
+        &["create", "pdb", "x", "--selector=app=a", "--max-unavailable=-1"],
+        &["create", "pdb", "x", "--selector=app!=a", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=n>1", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=a b", "--max-unavailable=1"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "x"],
         &["create", "service", "nodeport", "x", "--tcp=notaport"],

@@ -78,9 +78,11 @@ const ORDER: &[&str] = &[
     "resourceNames",
     "nonResourceURLs",
     "volumeMounts",
+    "minAvailable",
     "selector",
     "matchLabels",
     "matchExpressions",
+    "maxUnavailable",
     "manualSelector",
     "template",
     "clusterIP",
@@ -98,6 +100,10 @@ const ORDER: &[&str] = &[
     "failedJobsHistoryLimit",
     "ttlSecondsAfterFinished",
     "restartPolicy",
+    "disruptionsAllowed",
+    "currentHealthy",
+    "desiredHealthy",
+    "expectedPods",
 ];
 
 /// Structs whose order contradicts the list above, by the field that holds them.

@@ -21,6 +21,7 @@ use generators::cron_job::CronJobArgs;
 use generators::deployment::DeploymentArgs;
 use generators::job::JobArgs;
 use generators::namespace::NamespaceArgs;
+use generators::pdb::PdbArgs;
 use generators::priority_class::PriorityClassArgs;
 use generators::quota::QuotaArgs;
 use generators::roles::{ClusterRoleArgs, RoleArgs};
@@ -133,10 +134,8 @@ pub enum Generator {
     Quota(QuotaArgs),
     #[command(visible_alias = "pc")]
     Priorityclass(PriorityClassArgs),
-    /// Create a pod disruption budget with the specified name (not built: refused with exit
-    /// code 2).
     #[command(visible_alias = "pdb")]
-    Poddisruptionbudget(NotBuiltArgs),
+    Poddisruptionbudget(PdbArgs),
     /// Create an ingress with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "ing")]
     Ingress(NotBuiltArgs),
@@ -229,7 +228,11 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
         Generator::Priorityclass(a) => {
             generate::run(ctx, c, &a.flags, "priorityclass", &a.names, |i| generators::priority_class::build(&a, i))
         }
-        Generator::Poddisruptionbudget(_) => Err(not_built(ctx, "poddisruptionbudget")),
+        Generator::Poddisruptionbudget(a) => {
+            generate::one_name(ctx, "poddisruptionbudget", &a.names)?;
+            generators::pdb::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "poddisruptionbudget", &a.names, |i| generators::pdb::build(&a, i))
+        }
         Generator::Ingress(_) => Err(not_built(ctx, "ingress")),
         Generator::Token(_) => Err(not_built(ctx, "token")),
     }

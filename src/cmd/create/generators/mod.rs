@@ -6,6 +6,7 @@ pub mod cron_job;
 pub mod deployment;
 pub mod job;
 pub mod namespace;
+pub mod pdb;
 pub mod priority_class;
 pub mod quota;
 pub mod roles;
