@@ -42,6 +42,9 @@ const ORDER: &[&str] = &[
     "automountServiceAccountToken",
     "verbs",
     "apiGroups",
+    "ingressClassName",
+    "defaultBackend",
+    "tls",
     "rules",
     "aggregationRule",
     "subjects",
@@ -104,6 +107,9 @@ const ORDER: &[&str] = &[
     "currentHealthy",
     "desiredHealthy",
     "expectedPods",
+    "path",
+    "pathType",
+    "backend",
 ];
 
 /// Structs whose order contradicts the list above, by the field that holds them.

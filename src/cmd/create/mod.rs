@@ -19,6 +19,7 @@ use generators::bindings::{ClusterRoleBindingArgs, RoleBindingArgs};
 use generators::configmap::ConfigMapArgs;
 use generators::cron_job::CronJobArgs;
 use generators::deployment::DeploymentArgs;
+use generators::ingress::IngressArgs;
 use generators::job::JobArgs;
 use generators::namespace::NamespaceArgs;
 use generators::pdb::PdbArgs;
@@ -136,9 +137,8 @@ pub enum Generator {
     Priorityclass(PriorityClassArgs),
     #[command(visible_alias = "pdb")]
     Poddisruptionbudget(PdbArgs),
-    /// Create an ingress with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "ing")]
-    Ingress(NotBuiltArgs),
+    Ingress(IngressArgs),
     /// Request a service account token (not built: refused with exit code 2).
     Token(NotBuiltArgs),
 }
@@ -233,7 +233,11 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             generators::pdb::validate(&a)?;
             generate::run(ctx, c, &a.flags, "poddisruptionbudget", &a.names, |i| generators::pdb::build(&a, i))
         }
-        Generator::Ingress(_) => Err(not_built(ctx, "ingress")),
+        Generator::Ingress(a) => {
+            generate::one_name(ctx, "ingress", &a.names)?;
+            generators::ingress::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "ingress", &a.names, |i| generators::ingress::build(&a, i))
+        }
         Generator::Token(_) => Err(not_built(ctx, "token")),
     }
 }

@@ -4,6 +4,7 @@ pub mod bindings;
 pub mod configmap;
 pub mod cron_job;
 pub mod deployment;
+pub mod ingress;
 pub mod job;
 pub mod namespace;
 pub mod pdb;
