@@ -1261,8 +1261,8 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('pc', 'pc', [CompletionResultType]::ParameterValue, 'Create a priority class with the specified name, value, globalDefault and description')
             [CompletionResult]::new('poddisruptionbudget', 'poddisruptionbudget', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name, selector, and desired minimum available pods')
             [CompletionResult]::new('pdb', 'pdb', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name, selector, and desired minimum available pods')
-            [CompletionResult]::new('ingress', 'ingress', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name (not built: refused with exit code 2)')
-            [CompletionResult]::new('ing', 'ing', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name (not built: refused with exit code 2)')
+            [CompletionResult]::new('ingress', 'ingress', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
+            [CompletionResult]::new('ing', 'ing', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Request a service account token (not built: refused with exit code 2)')
             break
         }
@@ -2546,6 +2546,18 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;create;ingress' {
+            [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'Ingress Class to be used')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Rule in format host/path=service:port[,tls=secretname]. Paths containing the leading character ''*'' are considered pathType=Prefix. tls argument is optional')
+            [CompletionResult]::new('--default-backend', '--default-backend', [CompletionResultType]::ParameterName, 'Default service for backend, in format of svcname:port')
+            [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'Annotation to insert in the ingress object, in the format annotation=value')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2566,11 +2578,24 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;create;ing' {
+            [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'Ingress Class to be used')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Rule in format host/path=service:port[,tls=secretname]. Paths containing the leading character ''*'' are considered pathType=Prefix. tls argument is optional')
+            [CompletionResult]::new('--default-backend', '--default-backend', [CompletionResultType]::ParameterName, 'Default service for backend, in format of svcname:port')
+            [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'Annotation to insert in the ingress object, in the format annotation=value')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2591,6 +2616,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
