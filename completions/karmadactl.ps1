@@ -1255,14 +1255,14 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('clusterrole', 'clusterrole', [CompletionResultType]::ParameterValue, 'Create a cluster role')
             [CompletionResult]::new('rolebinding', 'rolebinding', [CompletionResultType]::ParameterValue, 'Create a role binding for a particular role or cluster role')
             [CompletionResult]::new('clusterrolebinding', 'clusterrolebinding', [CompletionResultType]::ParameterValue, 'Create a cluster role binding for a particular cluster role')
-            [CompletionResult]::new('quota', 'quota', [CompletionResultType]::ParameterValue, 'Create a resource quota with the specified name (not built: refused with exit code 2)')
-            [CompletionResult]::new('resourcequota', 'resourcequota', [CompletionResultType]::ParameterValue, 'Create a resource quota with the specified name (not built: refused with exit code 2)')
+            [CompletionResult]::new('quota', 'quota', [CompletionResultType]::ParameterValue, 'Create a resource quota with the specified name, hard limits, and optional scopes')
+            [CompletionResult]::new('resourcequota', 'resourcequota', [CompletionResultType]::ParameterValue, 'Create a resource quota with the specified name, hard limits, and optional scopes')
             [CompletionResult]::new('priorityclass', 'priorityclass', [CompletionResultType]::ParameterValue, 'Create a priority class with the specified name, value, globalDefault and description')
             [CompletionResult]::new('pc', 'pc', [CompletionResultType]::ParameterValue, 'Create a priority class with the specified name, value, globalDefault and description')
-            [CompletionResult]::new('poddisruptionbudget', 'poddisruptionbudget', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name (not built: refused with exit code 2)')
-            [CompletionResult]::new('pdb', 'pdb', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name (not built: refused with exit code 2)')
-            [CompletionResult]::new('ingress', 'ingress', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name (not built: refused with exit code 2)')
-            [CompletionResult]::new('ing', 'ing', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name (not built: refused with exit code 2)')
+            [CompletionResult]::new('poddisruptionbudget', 'poddisruptionbudget', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name, selector, and desired minimum available pods')
+            [CompletionResult]::new('pdb', 'pdb', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name, selector, and desired minimum available pods')
+            [CompletionResult]::new('ingress', 'ingress', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
+            [CompletionResult]::new('ing', 'ing', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Request a service account token (not built: refused with exit code 2)')
             break
         }
@@ -1510,8 +1510,8 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('generic', 'generic', [CompletionResultType]::ParameterValue, 'Create a secret based on a file, directory, or specified literal value')
-            [CompletionResult]::new('docker-registry', 'docker-registry', [CompletionResultType]::ParameterValue, 'Create a secret for use with a Docker registry (not built: refused with exit code 2)')
-            [CompletionResult]::new('tls', 'tls', [CompletionResultType]::ParameterValue, 'Create a TLS secret (not built: refused with exit code 2)')
+            [CompletionResult]::new('docker-registry', 'docker-registry', [CompletionResultType]::ParameterValue, 'Create a new secret for use with Docker registries')
+            [CompletionResult]::new('tls', 'tls', [CompletionResultType]::ParameterValue, 'Create a TLS secret from the given public/private key pair')
             break
         }
         'karmadactl;create;secret;generic' {
@@ -1554,6 +1554,19 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;create;secret;docker-registry' {
+            [CompletionResult]::new('--docker-username', '--docker-username', [CompletionResultType]::ParameterName, 'Username for Docker registry authentication')
+            [CompletionResult]::new('--docker-password', '--docker-password', [CompletionResultType]::ParameterName, 'Password for Docker registry authentication')
+            [CompletionResult]::new('--docker-email', '--docker-email', [CompletionResultType]::ParameterName, 'Email for Docker registry')
+            [CompletionResult]::new('--docker-server', '--docker-server', [CompletionResultType]::ParameterName, 'Server location for Docker registry')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Key files can be specified using their file path, in which case a default name of .dockerconfigjson will be given to them, or optionally with a name and file path, in which case the given name will be used. Specifying a directory will iterate each named file in the directory that is a valid secret key. For this command, the key should always be .dockerconfigjson')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -1574,11 +1587,23 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--append-hash', '--append-hash', [CompletionResultType]::ParameterName, 'Append a hash of the secret to its name')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'karmadactl;create;secret;tls' {
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Path to PEM encoded public key certificate')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Path to private key associated with given certificate')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -1599,8 +1624,10 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--append-hash', '--append-hash', [CompletionResultType]::ParameterName, 'Append a hash of the secret to its name')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'karmadactl;create;serviceaccount' {
@@ -2297,6 +2324,16 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;create;quota' {
+            [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'A comma-delimited set of resource=quantity pairs that define a hard limit')
+            [CompletionResult]::new('--scopes', '--scopes', [CompletionResultType]::ParameterName, 'A comma-delimited set of quota scopes that must all match each object tracked by the quota')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2317,11 +2354,22 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;create;resourcequota' {
+            [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'A comma-delimited set of resource=quantity pairs that define a hard limit')
+            [CompletionResult]::new('--scopes', '--scopes', [CompletionResultType]::ParameterName, 'A comma-delimited set of quota scopes that must all match each object tracked by the quota')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2342,6 +2390,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -2423,6 +2472,17 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;create;poddisruptionbudget' {
+            [CompletionResult]::new('--min-available', '--min-available', [CompletionResultType]::ParameterName, 'The minimum number or percentage of available pods this budget requires')
+            [CompletionResult]::new('--max-unavailable', '--max-unavailable', [CompletionResultType]::ParameterName, 'The maximum number or percentage of unavailable pods this budget requires')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'A label selector to use for this budget. Only equality-based selector requirements are supported')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2443,11 +2503,23 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;create;pdb' {
+            [CompletionResult]::new('--min-available', '--min-available', [CompletionResultType]::ParameterName, 'The minimum number or percentage of available pods this budget requires')
+            [CompletionResult]::new('--max-unavailable', '--max-unavailable', [CompletionResultType]::ParameterName, 'The maximum number or percentage of unavailable pods this budget requires')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'A label selector to use for this budget. Only equality-based selector requirements are supported')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2468,11 +2540,24 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;create;ingress' {
+            [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'Ingress Class to be used')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Rule in format host/path=service:port[,tls=secretname]. Paths containing the leading character ''*'' are considered pathType=Prefix. tls argument is optional')
+            [CompletionResult]::new('--default-backend', '--default-backend', [CompletionResultType]::ParameterName, 'Default service for backend, in format of svcname:port')
+            [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'Annotation to insert in the ingress object, in the format annotation=value')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2493,11 +2578,24 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'karmadactl;create;ing' {
+            [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'Ingress Class to be used')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Rule in format host/path=service:port[,tls=secretname]. Paths containing the leading character ''*'' are considered pathType=Prefix. tls argument is optional')
+            [CompletionResult]::new('--default-backend', '--default-backend', [CompletionResultType]::ParameterName, 'Default service for backend, in format of svcname:port')
+            [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'Annotation to insert in the ingress object, in the format annotation=value')
+            [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
+            [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Must be "none", "server", or "client". If client strategy, only print the object that would be sent, without sending it. If server strategy, submit server-side request without persisting the resource')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2518,6 +2616,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

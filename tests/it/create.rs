@@ -279,6 +279,7 @@ fn create_generators_build_what_kubectl_builds() {
     let keyed = format!("--from-file=renamed={data}");
     let dir = format!("--from-file={keys}");
     let env_file = format!("--from-env-file={env}");
+    let (cert, key, other_key) = tls_files(&fleet);
     // Each generator: the object kubectl would send, byte for byte (YAML, and JSON with the
     // annotation --save-config writes), then the same object on the server.
     let generators: &[&[&str]] = &[
@@ -291,6 +292,28 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "configmap", "cm3", &env_file, "--append-hash"],
         &["create", "secret", "generic", "s1", "--from-literal=user=admin", &from_file, "--type=example.com/t"],
         &["create", "secret", "generic", "s2", &env_file, "--append-hash"],
+        &["create", "secret", "tls", "t1", &cert, &key],
+        &["create", "secret", "tls", "t2", &cert, &key, "--append-hash"],
+        &[
+            "create",
+            "secret",
+            "docker-registry",
+            "dr1",
+            "--docker-username=u",
+            "--docker-password=p<&>",
+            "--docker-email=e@x",
+        ],
+        &[
+            "create",
+            "secret",
+            "docker-registry",
+            "dr2",
+            "--docker-server=r.example.com",
+            "--docker-username=u",
+            "--docker-password=p",
+            "--append-hash",
+        ],
+        &["create", "secret", "docker-registry", "dr3", &from_file, "--from-file=extra.json=/dev/null"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "svc1", "--tcp=80:8080,443:https"],
         &["create", "service", "clusterip", "headless", "--clusterip=None"],
@@ -326,7 +349,7 @@ fn create_generators_build_what_kubectl_builds() {
         pair.same(&with(&["--dry-run=client", "-o", "yaml"]));
         pair.same(&with(&["--dry-run=client", "-o", "json", "--save-config"]));
         let dry = pair.same(&with(&["--dry-run=server"]));
-        assert!(dry.stdout.ends_with(" created (server dry run)\n"), "{args:?}: {}", dry.stdout);
+        assert!(dry.stdout.ends_with(" created (server dry run)\n"), "{args:?}: {}{}", dry.stdout, dry.stderr);
         let created = pair.same(&with(&["--save-config"]));
         assert!(created.stdout.ends_with(" created\n"), "{args:?}: {}", created.stdout);
     }
@@ -336,17 +359,42 @@ fn create_generators_build_what_kubectl_builds() {
     {
         pair.same_cluster_object(kind, name);
     }
-    // The plane serves no PriorityClasses: the objects kubectl would send, then its refusal.
-    for args in [
-        &["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"][..],
-        &["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"],
-    ] {
-        pair.same(&[args, &["--dry-run=client", "-o", "yaml"]].concat());
-        pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"]].concat());
+    // The plane serves no PriorityClasses, ResourceQuotas, PodDisruptionBudgets or Ingresses: the objects
+    // kubectl would send, then its refusal.
+    let unserved: &[(&[&str], &str)] = &[
+        (&["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"], "quota"),
+        (&["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"], "quota"),
+        (&["create", "quota", "q3"], "quota"),
+        (&["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"], "priorityclass"),
+        (&["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"], "priorityclass"),
+        (
+            &["create", "poddisruptionbudget", "pdb1", "--selector=app=a,tier in (y,x,x),!z", "--min-available=50%"],
+            "poddisruptionbudgets",
+        ),
+        (&["create", "pdb", "pdb2", "--selector=app==a,e notin (f),g", "--max-unavailable=2"], "poddisruptionbudgets"),
+    ];
+    let ingress: &[&str] = &[
+        "create",
+        "ingress",
+        "ing1",
+        "--class=c",
+        "--default-backend=d:http",
+        "--rule=foo.com/bar*=svc1:8080,tls=my-cert",
+        "--rule=foo.com/x=s:p",
+        "--rule=bar.com/=s:80,tls=my-cert",
+        "--rule=/y=s:80,tls",
+        "--annotation=b=1",
+        "--annotation=a=2=",
+    ];
+    let unserved =
+        [unserved, &[(ingress, "ingress"), (&["create", "ing", "ing2", "--rule=/=s:80"], "ingress")]].concat();
+    for (args, kind) in &unserved {
+        pair.same(&[args, &["--dry-run=client", "-o", "yaml"][..]].concat());
+        pair.same(&[args, &["--dry-run=client", "-o", "json", "--save-config"][..]].concat());
         let refused = pair.refused(args);
         assert_eq!(
             refused.stderr,
-            "error: failed to create priorityclass: the server could not find the requested resource\n"
+            format!("error: failed to create {kind}: the server could not find the requested resource\n")
         );
     }
     // A Job from the CronJob: owned by it, marked as made by hand.
@@ -371,6 +419,34 @@ fn create_generators_build_what_kubectl_builds() {
         &["create", "configmap", "x", &env_file, "--from-literal=a=b"],
         &["create", "secret", "generic", "s1", "--from-literal=a=b"],
         &["create", "secret", "generic", "x", "--from-file=k=/nonexistent"],
+        &["create", "secret", "tls", "x", &cert],
+        &["create", "secret", "tls", "x", &cert, &other_key],
+        &["create", "secret", "tls", "x", &cert, "--key=/nonexistent/k"],
+        &["create", "secret", "tls", "x", &cert, &dir.replace("--from-file", "--key")],
+        &["create", "secret", "tls", "x", &key.replace("--key", "--cert"), &key],
+        &["create", "secret", "tls", "t1", &cert, &key],
+        &["create", "secret", "docker-registry", "x", "--docker-username=u"],
+        &["create", "secret", "docker-registry", "x", "--docker-password=p", "--docker-username=u", "--docker-server="],
+        &["create", "secret", "docker-registry", "x", &dir],
+        &["create", "secret", "docker-registry", "dr1", "--docker-username=u", "--docker-password=p"],
+        &["create", "quota", "x", "--hard=pods"],
+        &["create", "quota", "x", "--hard=pods=1,"],
+        &["create", "quota", "x", "--hard=pods=many"],
+        &["create", "quota", "x", "--scopes=BestEffort,,Terminating"],
+        &["create", "pdb", "x", "--min-available=1"],
+        &["create", "pdb", "x", "--selector=app=a"],
+        &["create", "pdb", "x", "--selector=app=a", "--min-available=1", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=app=a", "--min-available=1.5"],
+        &["create", "pdb", "x", "--selector=app=a", "--max-unavailable=-1"],
+        &["create", "pdb", "x", "--selector=app!=a", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=n>1", "--max-unavailable=1"],
+        &["create", "pdb", "x", "--selector=a b", "--max-unavailable=1"],
+        &["create", "ingress", "x"],
+        &["create", "ingress", "x", "--rule=foo.com=s:80"],
+        &["create", "ingress", "x", "--rule=f@o/=s:80"],
+        &["create", "ingress", "x", "--rule=/p=s"],
+        &["create", "ingress", "x", "--rule=/p=s:80", "--annotation=novalue"],
+        &["create", "ingress", "x", "--default-backend=s"],
         &["create", "serviceaccount", "sa1"],
         &["create", "service", "clusterip", "x"],
         &["create", "service", "nodeport", "x", "--tcp=notaport"],
@@ -400,16 +476,35 @@ fn create_generators_build_what_kubectl_builds() {
             run.stderr
         );
     }
+    let mismatch = pair.refused(&["create", "secret", "tls", "x", &cert, &other_key]);
+    assert_eq!(mismatch.stderr, "error: tls: private key does not match public key\n");
+    let switched = pair.refused(&["create", "secret", "tls", "x", &key.replace("--key", "--cert"), &key]);
+    assert!(switched.stderr.contains("PEM inputs may have been switched"), "{}", switched.stderr);
+    let registry = pair.refused(&["create", "secret", "docker-registry", "x", "--docker-username=u"]);
+    assert!(registry.stderr.starts_with("error: either --from-file or the combination"), "{}", registry.stderr);
     pair.same_objects("deployments,configmaps,secrets,serviceaccounts,services,jobs,cronjobs,roles,rolebindings");
-    // Generators not built say so with exit code 2.
-    for args in [
-        &["create", "quota", "q", "--hard=pods=1"][..],
-        &["create", "ingress", "i", "--rule=a.com/=svc:80"],
-        &["create", "secret", "tls", "t", "--cert=c", "--key=k"],
-        &["create", "token", "sa1"],
-    ] {
-        let run = fleet.karmadactl(args);
-        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("is not built yet"), "{}", run.stderr);
+    // The generator not built says so with exit code 2.
+    let run = fleet.karmadactl(&["create", "token", "sa1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is not built yet"), "{}", run.stderr);
+}
+
+/// `--cert=` and `--key=` flags for a self-signed pair made by openssl in the fleet's home, and
+/// a `--key=` of another key.
+fn tls_files(fleet: &Fleet) -> (String, String, String) {
+    let dir = fleet.home.path().join("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (key, cert) in [("tls.key", Some("tls.crt")), ("other.key", None)] {
+        let mut args = vec!["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+        let (key_path, cert_path) = (path(key), path(cert.unwrap_or("other.crt")));
+        args.extend(["-keyout", &key_path, "-out", &cert_path, "-days", "1", "-subj", "/CN=example.com"]);
+        let out = std::process::Command::new("openssl").args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
+    (
+        format!("--cert={}", path("tls.crt")),
+        format!("--key={}", path("tls.key")),
+        format!("--key={}", path("other.key")),
+    )
 }

@@ -94,6 +94,13 @@ impl PrivateKey {
         rcgen::PublicKeyData::subject_public_key_info(&self.pair)
     }
 
+    /// Whether the DER certificate `cert_der` carries this key's public key, as Go's
+    /// `tls.X509KeyPair` checks before it accepts a pair.
+    pub fn matches_certificate(&self, cert_der: &[u8]) -> Result<bool, PkiError> {
+        let cert = super::inspect::parse_der(cert_der)?;
+        Ok(cert.public_key().subject_public_key.data.as_ref() == rcgen::PublicKeyData::der_bytes(&self.pair))
+    }
+
     /// A short name of the key type, e.g. "ECDSA P-256" or "RSA".
     pub fn algorithm_name(&self) -> &'static str {
         let alg = self.pair.algorithm();

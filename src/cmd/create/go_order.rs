@@ -42,6 +42,9 @@ const ORDER: &[&str] = &[
     "automountServiceAccountToken",
     "verbs",
     "apiGroups",
+    "ingressClassName",
+    "defaultBackend",
+    "tls",
     "rules",
     "aggregationRule",
     "subjects",
@@ -78,9 +81,11 @@ const ORDER: &[&str] = &[
     "resourceNames",
     "nonResourceURLs",
     "volumeMounts",
+    "minAvailable",
     "selector",
     "matchLabels",
     "matchExpressions",
+    "maxUnavailable",
     "manualSelector",
     "template",
     "clusterIP",
@@ -98,6 +103,13 @@ const ORDER: &[&str] = &[
     "failedJobsHistoryLimit",
     "ttlSecondsAfterFinished",
     "restartPolicy",
+    "disruptionsAllowed",
+    "currentHealthy",
+    "desiredHealthy",
+    "expectedPods",
+    "path",
+    "pathType",
+    "backend",
 ];
 
 /// Structs whose order contradicts the list above, by the field that holds them.
@@ -135,10 +147,17 @@ impl Serialize for Field<'_> {
         match self.value {
             Value::Object(map) => {
                 let mut keys: Vec<&String> = map.keys().collect();
-                // Labels, annotations and data are Go maps: encoding/json sorts their keys.
+                // Labels, annotations, data and quota limits are Go maps: encoding/json sorts their keys.
                 let go_map = matches!(
                     self.parent,
-                    "labels" | "annotations" | "data" | "binaryData" | "stringData" | "matchLabels" | "selector"
+                    "labels"
+                        | "annotations"
+                        | "data"
+                        | "binaryData"
+                        | "stringData"
+                        | "matchLabels"
+                        | "selector"
+                        | "hard"
                 ) && !map.contains_key("matchLabels");
                 if !go_map {
                     keys.sort_by_key(|k| (rank(self.parent, k), k.as_str()));

@@ -86,7 +86,8 @@ pub fn file_source(source: &str) -> Result<(String, String), String> {
     }
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+/// A file's bytes, at most `MAX_FILE_BYTES`, failures in Go's words.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("open {}: {}", path.display(), os_error(&e)))?;
     let mut data = Vec::new();

@@ -19,9 +19,12 @@ use generators::bindings::{ClusterRoleBindingArgs, RoleBindingArgs};
 use generators::configmap::ConfigMapArgs;
 use generators::cron_job::CronJobArgs;
 use generators::deployment::DeploymentArgs;
+use generators::ingress::IngressArgs;
 use generators::job::JobArgs;
 use generators::namespace::NamespaceArgs;
+use generators::pdb::PdbArgs;
 use generators::priority_class::PriorityClassArgs;
+use generators::quota::QuotaArgs;
 use generators::roles::{ClusterRoleArgs, RoleArgs};
 use generators::secret::{SecretArgs, SecretKind};
 use generators::service::ServiceArgs;
@@ -128,18 +131,14 @@ pub enum Generator {
     Clusterrole(ClusterRoleArgs),
     Rolebinding(RoleBindingArgs),
     Clusterrolebinding(ClusterRoleBindingArgs),
-    /// Create a resource quota with the specified name (not built: refused with exit code 2).
     #[command(visible_alias = "resourcequota")]
-    Quota(NotBuiltArgs),
+    Quota(QuotaArgs),
     #[command(visible_alias = "pc")]
     Priorityclass(PriorityClassArgs),
-    /// Create a pod disruption budget with the specified name (not built: refused with exit
-    /// code 2).
     #[command(visible_alias = "pdb")]
-    Poddisruptionbudget(NotBuiltArgs),
-    /// Create an ingress with the specified name (not built: refused with exit code 2).
+    Poddisruptionbudget(PdbArgs),
     #[command(visible_alias = "ing")]
-    Ingress(NotBuiltArgs),
+    Ingress(IngressArgs),
     /// Request a service account token (not built: refused with exit code 2).
     Token(NotBuiltArgs),
 }
@@ -168,9 +167,16 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
         Generator::Secret(SecretArgs { kind: SecretKind::Generic(a) }) => {
             generate::run(ctx, c, &a.flags, "secret generic", &a.names, |i| generators::secret::build(&a, i))
         }
-        Generator::Secret(SecretArgs { kind: SecretKind::Tls(_) }) => Err(not_built(ctx, "secret tls")),
-        Generator::Secret(SecretArgs { kind: SecretKind::DockerRegistry(_) }) => {
-            Err(not_built(ctx, "secret docker-registry"))
+        Generator::Secret(SecretArgs { kind: SecretKind::Tls(a) }) => {
+            generate::one_name(ctx, "secret tls", &a.names)?;
+            generators::secret_tls::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "secret tls", &a.names, |i| generators::secret_tls::build(&a, i))
+        }
+        Generator::Secret(SecretArgs { kind: SecretKind::DockerRegistry(a) }) => {
+            generate::one_name(ctx, "secret docker-registry", &a.names)?;
+            generators::secret_docker_registry::validate(&a)?;
+            let build = |i: &generate::Inputs| generators::secret_docker_registry::build(&a, i);
+            generate::run(ctx, c, &a.flags, "secret docker-registry", &a.names, build)
         }
         Generator::Serviceaccount(a) => {
             generate::run(ctx, c, &a.flags, "serviceaccount", &a.names, generators::service_account::build)
@@ -218,12 +224,20 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             let build = |i: &generate::Inputs| generators::bindings::build_cluster_role_binding(&a, i);
             generate::run(ctx, c, &a.flags, "clusterrolebinding", &a.names, build)
         }
-        Generator::Quota(_) => Err(not_built(ctx, "quota")),
+        Generator::Quota(a) => generate::run(ctx, c, &a.flags, "quota", &a.names, |i| generators::quota::build(&a, i)),
         Generator::Priorityclass(a) => {
             generate::run(ctx, c, &a.flags, "priorityclass", &a.names, |i| generators::priority_class::build(&a, i))
         }
-        Generator::Poddisruptionbudget(_) => Err(not_built(ctx, "poddisruptionbudget")),
-        Generator::Ingress(_) => Err(not_built(ctx, "ingress")),
+        Generator::Poddisruptionbudget(a) => {
+            generate::one_name(ctx, "poddisruptionbudget", &a.names)?;
+            generators::pdb::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "poddisruptionbudget", &a.names, |i| generators::pdb::build(&a, i))
+        }
+        Generator::Ingress(a) => {
+            generate::one_name(ctx, "ingress", &a.names)?;
+            generators::ingress::validate(&a)?;
+            generate::run(ctx, c, &a.flags, "ingress", &a.names, |i| generators::ingress::build(&a, i))
+        }
         Generator::Token(_) => Err(not_built(ctx, "token")),
     }
 }

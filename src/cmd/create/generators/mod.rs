@@ -4,11 +4,16 @@ pub mod bindings;
 pub mod configmap;
 pub mod cron_job;
 pub mod deployment;
+pub mod ingress;
 pub mod job;
 pub mod namespace;
+pub mod pdb;
 pub mod priority_class;
+pub mod quota;
 pub mod roles;
 pub mod secret;
+pub mod secret_docker_registry;
+pub mod secret_tls;
 pub mod service;
 pub mod service_account;
 

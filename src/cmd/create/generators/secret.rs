@@ -1,11 +1,13 @@
 //! `create secret generic NAME`: an (Opaque unless `--type`) Secret from literals, files,
-//! directories and env files, as kubectl builds it; `tls` and `docker-registry` are refused.
+//! directories and env files, as kubectl builds it, and the Secret every `create secret`
+//! builds.
 
 use base64::Engine;
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
-use super::NotBuiltArgs;
+pub use super::secret_docker_registry::DockerRegistryArgs;
+pub use super::secret_tls::TlsArgs;
 use crate::cmd::create::generate::{Generated, Inputs, typed};
 use crate::cmd::create::key_sources::{self, Content};
 use crate::cmd::create::send::CreateFlags;
@@ -28,11 +30,9 @@ pub struct SecretArgs {
 #[derive(Debug, Subcommand)]
 pub enum SecretKind {
     Generic(Box<GenericArgs>),
-    /// Create a secret for use with a Docker registry (not built: refused with exit code 2).
     #[command(name = "docker-registry")]
-    DockerRegistry(NotBuiltArgs),
-    /// Create a TLS secret (not built: refused with exit code 2).
-    Tls(NotBuiltArgs),
+    DockerRegistry(Box<DockerRegistryArgs>),
+    Tls(Box<TlsArgs>),
 }
 
 /// Create a secret based on a file, directory, or specified literal value.
@@ -83,7 +83,7 @@ pub struct GenericArgs {
 }
 
 /// kubectl's `addKeyFromLiteralToSecret`.
-fn add(data: &mut Map<String, Value>, key: String, bytes: &[u8]) -> anyhow::Result<()> {
+pub(super) fn add(data: &mut Map<String, Value>, key: String, bytes: &[u8]) -> anyhow::Result<()> {
     let errs = key_sources::config_map_key_errors(&key);
     if !errs.is_empty() {
         anyhow::bail!("{key:?} is not valid key name for a Secret {}", errs.join(";"));
@@ -92,6 +92,19 @@ fn add(data: &mut Map<String, Value>, key: String, bytes: &[u8]) -> anyhow::Resu
         anyhow::bail!("cannot add key {key}, another key by that name already exists");
     }
     data.insert(key, Value::String(base64::engine::general_purpose::STANDARD.encode(bytes)));
+    Ok(())
+}
+
+/// kubectl's `handleSecretFromFileSources`: each `[key=]path`'s files.
+pub(super) fn add_files(data: &mut Map<String, Value>, sources: &[String]) -> anyhow::Result<()> {
+    for source in sources {
+        for (key, content) in key_sources::files(source).map_err(anyhow::Error::msg)? {
+            match content {
+                Content::Text(t) => add(data, key, t.as_bytes())?,
+                Content::Binary(b) => add(data, key, &b)?,
+            }
+        }
+    }
     Ok(())
 }
 
@@ -104,23 +117,21 @@ pub fn build(args: &GenericArgs, inputs: &Inputs) -> anyhow::Result<Generated> {
         let (key, value) = key_sources::literal(source).map_err(anyhow::Error::msg)?;
         add(&mut data, key, value.as_bytes())?;
     }
-    for source in &args.from_file {
-        for (key, content) in key_sources::files(source).map_err(anyhow::Error::msg)? {
-            match content {
-                Content::Text(t) => add(&mut data, key, t.as_bytes())?,
-                Content::Binary(b) => add(&mut data, key, &b)?,
-            }
-        }
-    }
+    add_files(&mut data, &args.from_file)?;
     for path in &args.from_env_file {
         let pairs = key_sources::env_file(path, "env secret file cannot be a directory").map_err(anyhow::Error::msg)?;
         for (key, value) in pairs {
             add(&mut data, key, value.as_bytes())?;
         }
     }
-    let secret_type = args.secret_type.clone().unwrap_or_default();
+    Ok(secret(inputs, args.secret_type.clone().unwrap_or_default(), data, args.append_hash))
+}
+
+/// kubectl's `newSecretObj` with `data` (base64 already) filled in, named with the hash of its
+/// content appended when asked.
+pub fn secret(inputs: &Inputs, secret_type: String, data: Map<String, Value>, append_hash: bool) -> Generated {
     let mut name = inputs.name.clone();
-    if args.append_hash {
+    if append_hash {
         // kubectl's encodeSecret: a Go map, so its keys are sorted.
         let encoded = json!({"kind": "Secret", "type": secret_type, "name": name, "data": data});
         name = format!("{name}-{}", key_sources::name_hash(crate::output::to_compact_go_json(&encoded).trim_end()));
@@ -132,9 +143,9 @@ pub fn build(args: &GenericArgs, inputs: &Inputs) -> anyhow::Result<Generated> {
     if !secret_type.is_empty() {
         object["type"] = Value::String(secret_type);
     }
-    Ok(Generated {
+    Generated {
         resource: Resource::new("", "v1", "secrets", "Secret", true),
         object,
         failure: Some("failed to create secret ".into()),
-    })
+    }
 }
