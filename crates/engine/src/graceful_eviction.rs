@@ -162,8 +162,26 @@ fn works_current(engine: &Engine, key: &BindingKey, binding: &AnyBinding) -> boo
                 && w.metadata.deletion_timestamp.is_none()
                 && applied_now(w)
                 && carries_replicas(w, target.replicas)
-        })
+        }) && status_counts_replicas(binding, &target.name, target.replicas)
     })
+}
+
+/// The status collected from the cluster counts the replicas the schedule gave it (for kinds
+/// whose status has `replicas`). A Work is applied as soon as the member accepts it, while the
+/// status collected last may still describe the copy from before the change (healthy, with
+/// the old replicas) and would end the task before the new replicas were up.
+fn status_counts_replicas(binding: &AnyBinding, cluster: &str, replicas: Option<i32>) -> bool {
+    let Some(want) = replicas else {
+        return true;
+    };
+    let items = binding.status().and_then(|s| s.aggregated_status.as_deref()).unwrap_or_default();
+    let counted = items
+        .iter()
+        .find(|i| i.cluster_name == cluster)
+        .and_then(|i| i.status.as_ref())
+        .and_then(|s| s.get("replicas"))
+        .and_then(serde_json::Value::as_i64);
+    counted.is_none_or(|have| have == i64::from(want))
 }
 
 /// The Work's `Applied` condition is True for its current generation.
