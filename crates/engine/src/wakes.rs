@@ -128,7 +128,8 @@ impl BindingWakes {
                 seen.remove(&key);
                 true
             } else {
-                seen.insert(key, spec_mark(b.meta())) != Some(spec_mark(b.meta()))
+                let mark = spec_mark(b.meta());
+                seen.insert(key, mark) != Some(mark)
             }
         };
         wake_binding(engine, &b, spec_changed);
