@@ -6,7 +6,9 @@
 //! taint for `TOLERATION` seconds. Printed beside the total: when the plane saw the member fail
 //! (its probes), the configured toleration, and what is left — eviction, rescheduling and the
 //! writes to the two members — with the limit measured in the same run: the same number of
-//! objects written straight into one member.
+//! objects written straight into one member. For that last phase it also prints the CPU the plane
+//! and the surviving members spent (whether the phase waits on the cores or on itself) and the
+//! plane's writes by verb, resource and code, from its `/metrics`.
 //!
 //! The workloads are a CRD kind that a Lua customization teaches (replicas at `spec.size`), so the
 //! members' workload simulation does not add 6,000 pretend pods: the figure is the plane's.
@@ -19,7 +21,7 @@ mod machine;
 use machine::machine;
 #[path = "common/process.rs"]
 mod process;
-use process::{bin, run};
+use process::{bin, cpu_seconds, run};
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -213,6 +215,18 @@ async fn not_ready_after(plane: &kube::Client, name: &str, since: Instant) -> Du
     }
 }
 
+/// The plane's write requests so far, by verb, resource and code (its `/metrics`).
+async fn writes(plane: &kube::Client) -> HashMap<String, u64> {
+    let request = http::Request::get("/metrics").body(vec![]).unwrap();
+    let text = plane.request_text(request).await.unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("apiserver_request_total{"))
+        .filter_map(|l| l.rsplit_once("} "))
+        .filter(|(labels, _)| !["get", "list", "watch"].iter().any(|v| labels.contains(&format!("verb=\"{v}\""))))
+        .filter_map(|(labels, n)| Some((labels.to_string(), n.parse().ok()?)))
+        .collect()
+}
+
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
@@ -221,8 +235,11 @@ fn main() {
     let (mut plane_process, plane_kubeconfig) = start_plane(home.path());
     let members: Vec<(PathBuf, u32)> =
         MEMBERS.iter().map(|m| start_member(home.path(), &plane_kubeconfig, m)).collect();
+    let plane_pid = plane_process.id();
+    let survivors: Vec<u32> = members[1..].iter().map(|(_, pid)| *pid).collect();
+    let cpu = move || (cpu_seconds(plane_pid), survivors.iter().map(|p| cpu_seconds(*p)).sum::<f64>());
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let (spread, detect, moved, direct) = rt.block_on(async {
+    let (spread, detect, moved, direct, phase_cpu, phase_writes) = rt.block_on(async {
         let plane = client(&plane_kubeconfig, None).await;
         let mut member_clients = vec![];
         for (k, _) in &members {
@@ -269,12 +286,27 @@ fn main() {
         let killed = Instant::now();
         let _ = Command::new("kill").args(["-9", &members[0].1.to_string()]).status();
         let detect = not_ready_after(&plane, "member1", killed).await;
+        // The CPU the plane and the two surviving members spend from the end of the toleration
+        // until the last workload has moved: whether that phase waits on the cores or on itself.
+        let phase_start = killed + detect + Duration::from_secs(TOLERATION);
+        tokio::time::sleep_until(phase_start.into()).await;
+        let at_start = cpu();
+        let writes_before = writes(&plane).await;
         let moved = until(&sizes, killed, "moved to member2 and member3", |p| p[1] + p[2] == SIZE).await;
+        let at_end = cpu();
+        let phase_cpu = (at_end.0 - at_start.0, at_end.1 - at_start.1);
+        let mut phase_writes: Vec<(String, u64)> = writes(&plane)
+            .await
+            .into_iter()
+            .map(|(k, n)| (k.clone(), n - writes_before.get(&k).copied().unwrap_or(0)))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        phase_writes.sort_by(|a, b| b.1.cmp(&a.1));
 
         // The limit: the same number of objects written straight into a surviving member.
         let direct_api = Api::namespaced_with(member_clients[1].clone(), "default", &workloads());
         let direct = create_all(&direct_api, (0..WORKLOADS).map(|i| workload(&format!("direct-{i}"))).collect()).await;
-        (spread, detect, moved, direct)
+        (spread, detect, moved, direct, phase_cpu, phase_writes)
     });
     drop(rt);
     let _ = plane_process.kill();
@@ -303,4 +335,18 @@ fn main() {
         s(direct)
     );
     println!("| of which eviction, rescheduling and member writes | {rest:.1} s | — |");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    println!(
+        "| CPU in that phase: plane, the two members | {:.1} s, {:.1} s ({:.0}% of {cores} cores) | {cores} cores × {rest:.1} s |",
+        phase_cpu.0,
+        phase_cpu.1,
+        100.0 * (phase_cpu.0 + phase_cpu.1) / (cores * rest.max(0.001)),
+    );
+    let total: u64 = phase_writes.iter().map(|(_, n)| n).sum();
+    println!();
+    println!("Writes to the plane in that phase: {total} ({:.1} per workload)", total as f64 / WORKLOADS as f64);
+    println!();
+    for (labels, n) in phase_writes {
+        println!("- {labels}: {n}");
+    }
 }
