@@ -301,7 +301,7 @@ fn main() {
             .map(|(k, n)| (k.clone(), n - writes_before.get(&k).copied().unwrap_or(0)))
             .filter(|(_, n)| *n > 0)
             .collect();
-        phase_writes.sort_by(|a, b| b.1.cmp(&a.1));
+        phase_writes.sort_by_key(|w| std::cmp::Reverse(w.1));
 
         // The limit: the same number of objects written straight into a surviving member.
         let direct_api = Api::namespaced_with(member_clients[1].clone(), "default", &workloads());
