@@ -7,7 +7,7 @@
 //! dictionary placed in front of the output window, which is how a preset dictionary works in
 //! deflate: it is simply history that back-references may reach. The zlib preamble (which names
 //! the dictionary by its Adler-32) is parsed here because miniz_oxide refuses `FDICT` itself.
-//! Writing emits stored (uncompressed) deflate blocks: every inflater accepts them, a header block
+//! Writing emits stored (uncompressed) deflate blocks, each followed by the sync-flush marker: every inflater accepts them, a header block
 //! here is a few dozen bytes, and it keeps a compressor (and its attack surface) out of the build.
 
 use miniz_oxide::inflate::TINFLStatus;
@@ -207,6 +207,10 @@ impl Deflater {
             out.extend_from_slice(&(!len).to_le_bytes());
             out.extend_from_slice(chunk);
         }
+        // The sync flush's empty stored block, as zlib ends a flushed block: Go's inflater hands
+        // the block's bytes on when it reaches this marker; without it, it reads on for the next
+        // block, hits the end of the frame, and keeps that error for the rest of the stream.
+        out.extend_from_slice(&[0x00, 0x00, 0x00, 0xFF, 0xFF]);
         out
     }
 }

@@ -179,3 +179,21 @@ fn the_upgrade_is_recognised_by_its_tokens() {
     headers.insert(http::header::UPGRADE, "websocket".parse().unwrap());
     assert!(!is_upgrade(&headers));
 }
+
+#[test]
+fn kubectl_1_27s_first_stream_is_read() {
+    // Captured from kubectl 1.27 `exec -i` after the 101: SYN_STREAM 1, `streamtype: error`,
+    // its header block compressed by Go's zlib (best compression, the SPDY dictionary).
+    let captured =
+        hex("80030001000000290000000100000000000078f9e3c6a7c26260606004a7b392a2d4c45c6851c29a0a0a6800000000ffff");
+    assert_eq!(
+        read_all(&captured, MAX_FRAME),
+        vec![Ok(Frame::SynStream {
+            stream: 1,
+            associated: 0,
+            priority: 0,
+            flags: 0,
+            headers: h(&[("streamtype", "error")])
+        })]
+    );
+}
