@@ -392,7 +392,7 @@ fn attach_under_a_terminal_matches_kubectl() {
 }
 
 /// A kubeconfig for `member` that authenticates with `token` only (no client certificate).
-fn token_kubeconfig(fleet: &Fleet, member: &str, token: &str) -> PathBuf {
+pub(crate) fn token_kubeconfig(fleet: &Fleet, member: &str, token: &str) -> PathBuf {
     let raw = fleet.k_ok(member, &["config", "view", "--raw", "--minify", "-o", "json"]);
     let mut config: Value = serde_json::from_str(&raw).unwrap();
     config["users"][0]["user"] = serde_json::json!({ "token": token });

@@ -147,3 +147,36 @@ fn exec_and_attach_over_spdy_under_a_terminal_match_kubectl() {
         assert!(without_log_lines(&run.stdout.replace('\r', "")).contains("typed\n"), "{way}: {:?}", run.stdout);
     }
 }
+
+#[test]
+fn a_refused_websocket_upgrade_falls_back_to_spdy() {
+    let twins = Twins::up();
+    let fleet = &twins.fleet;
+    // May create pods/exec (a SPDY POST) but not get it (a WebSocket GET): the WebSocket
+    // upgrade is refused with 403, and kubectl 1.33 then tries SPDY, which succeeds.
+    let rbac = r#"{"apiVersion": "v1", "kind": "List", "items": [
+      {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "poster", "namespace": "default"}},
+      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "post", "namespace": "default"},
+       "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list"]},
+                 {"apiGroups": [""], "resources": ["pods/exec"], "verbs": ["create"]}]},
+      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "post", "namespace": "default"},
+       "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "post"},
+       "subjects": [{"kind": "ServiceAccount", "name": "poster", "namespace": "default"}]}
+    ]}"#;
+    let file = fleet.home.path().join("rbac.json");
+    std::fs::write(&file, rbac).unwrap();
+    fleet.k_ok(MEMBER, &["create", "-f", file.to_str().unwrap()]);
+    let token = fleet.k_ok(MEMBER, &["create", "token", "poster", "-n", "default"]);
+    let poster = crate::exec_client::token_kubeconfig(fleet, MEMBER, token.trim());
+    let args = ["exec", "-i", "box", "--", "cat"];
+    let theirs = piped(fleet.k_with_command(&poster, &args), Some("through SPDY\n"));
+    expect(&theirs, 0, "through SPDY\n", "");
+    for skip in [None, Some("false"), Some("FALSE")] {
+        let mut ours = crate::common::karmadactl(fleet.home.path());
+        ours.arg("--kubeconfig").arg(&poster).args(args);
+        if let Some(value) = skip {
+            ours.env(SKIP_WEBSOCKET.0, value);
+        }
+        expect(&piped(ours, Some("through SPDY\n")), 0, "through SPDY\n", "");
+    }
+}
