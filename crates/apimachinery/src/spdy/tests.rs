@@ -181,19 +181,17 @@ fn the_upgrade_is_recognised_by_its_tokens() {
 }
 
 #[test]
-fn kubectl_1_27s_first_stream_is_read() {
-    // Captured from kubectl 1.27 `exec -i` after the 101: SYN_STREAM 1, `streamtype: error`,
-    // its header block compressed by Go's zlib (best compression, the SPDY dictionary).
-    let captured =
-        hex("80030001000000290000000100000000000078f9e3c6a7c26260606004a7b392a2d4c45c6851c29a0a0a6800000000ffff");
-    assert_eq!(
-        read_all(&captured, MAX_FRAME),
-        vec![Ok(Frame::SynStream {
-            stream: 1,
-            associated: 0,
-            priority: 0,
-            flags: 0,
-            headers: h(&[("streamtype", "error")])
-        })]
-    );
+fn kubectl_1_27s_streams_are_read() {
+    // Captured from kubectl 1.27 `exec -i` after the 101, each SYN_STREAM answered: the error,
+    // stdin and stdout streams, their header blocks one zlib stream (Go's, best compression,
+    // the SPDY dictionary), the later ones referring back into the earlier.
+    let captured = hex(concat!(
+        "80030001000000290000000100000000000078f9e3c6a7c26260606004a7b392a2d4c45c6851c29a0a0a6800000000ffff",
+        "800300010000001700000003000000000000c22e555c92929907000000ffff",
+        "800300010000001900000005000000000000c22ac5565c92925f5a02000000ffff",
+    ));
+    let syn = |stream: u32, role: &str| {
+        Ok(Frame::SynStream { stream, associated: 0, priority: 0, flags: 0, headers: h(&[("streamtype", role)]) })
+    };
+    assert_eq!(read_all(&captured, MAX_FRAME), vec![syn(1, "error"), syn(3, "stdin"), syn(5, "stdout")]);
 }
