@@ -12,7 +12,7 @@ use std::time::Duration;
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
 use karmadactl_apimachinery::spdy::{self, Frame, FrameReader, FrameWriter, stream_type};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
 use super::pod_exec_session::{self, BUFFERED, MAX_STDIN, Out, Session};
@@ -52,7 +52,15 @@ impl Streams {
 /// Runs the session on the upgraded connection.
 pub async fn run(upgrade: OnUpgrade, kubelet: Arc<dyn Kubelet>, session: Session) {
     let Ok(upgraded) = upgrade.await else { return };
-    let (mut rd, mut wr) = tokio::io::split(TokioIo::new(upgraded));
+    serve(TokioIo::new(upgraded), kubelet, session).await;
+}
+
+/// Runs the session on `connection`, whatever carries it.
+pub(super) async fn serve<C>(connection: C, kubelet: Arc<dyn Kubelet>, session: Session)
+where
+    C: AsyncRead + AsyncWrite + Send + 'static,
+{
+    let (mut rd, mut wr) = tokio::io::split(connection);
     let (frames_tx, mut frames_rx) = mpsc::channel::<Frame>(BUFFERED);
     let writer = tokio::spawn(async move {
         let mut framer = FrameWriter::default();
