@@ -106,8 +106,13 @@ async fn a_session_answers_each_stream_and_finishes_them_after_the_status() {
     ];
     send(&mut client, &mut writer, &stdin).await;
     let got = frames(&mut client).await;
-    let replies: Vec<u32> =
-        got.iter().filter_map(|f| matches!(f, Frame::SynReply { .. }).then(|| stream_of(f))).collect();
+    let replies: Vec<u32> = got
+        .iter()
+        .filter_map(|f| match f {
+            Frame::SynReply { stream, .. } => Some(*stream),
+            _ => None,
+        })
+        .collect();
     assert_eq!(replies, [1, 3, 5, 7]);
     assert!(got.contains(&Frame::Ping { id: 1 }), "{got:?}");
     let on = |stream: u32| -> Vec<u8> {
@@ -133,13 +138,6 @@ async fn a_session_answers_each_stream_and_finishes_them_after_the_status() {
         })
         .collect();
     assert_eq!(fins, [5, 7, 1]);
-}
-
-fn stream_of(frame: &Frame) -> u32 {
-    match frame {
-        Frame::SynReply { stream, .. } | Frame::Data { stream, .. } => *stream,
-        _ => 0,
-    }
 }
 
 #[tokio::test]
