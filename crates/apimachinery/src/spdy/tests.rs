@@ -130,6 +130,15 @@ fn a_header_bomb_is_refused() {
         read,
         vec![Err(ReadError::Protocol(format!("a header block inflates to more than {MAX_HEADER_BLOCK} bytes")))]
     );
+    // A real bomb: 4 MiB of zeros deflated to a few KiB, behind the zlib preamble.
+    let mut bomb = vec![0x78, 0xBB];
+    bomb.extend_from_slice(&adler32(DICTIONARY).to_be_bytes());
+    bomb.extend(miniz_oxide::deflate::compress_to_vec(&vec![0u8; 4 << 20], 9));
+    assert!(bomb.len() < 64 * 1024, "{}", bomb.len());
+    assert_eq!(
+        Inflater::default().inflate(&bomb, MAX_HEADER_BLOCK).unwrap_err(),
+        format!("a header block inflates to more than {MAX_HEADER_BLOCK} bytes")
+    );
     // Too many headers.
     let many: Vec<(String, Vec<String>)> = (0..=MAX_HEADERS).map(|i| (format!("h{i}"), vec![String::new()])).collect();
     assert_eq!(
