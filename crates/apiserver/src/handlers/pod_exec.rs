@@ -24,7 +24,8 @@ use crate::websocket;
 
 /// The stream protocols served over WebSocket, best first.
 const PROTOCOLS: [&str; 2] = ["v5.channel.k8s.io", "v4.channel.k8s.io"];
-/// The stream protocols served over SPDY (v5 exists only for WebSocket).
+/// The stream protocols served over SPDY: v4, which kubectl 1.27+ offers first (v5's one
+/// addition, closing stdin, SPDY does with FIN).
 const SPDY_PROTOCOLS: [&str; 1] = ["v4.channel.k8s.io"];
 
 /// The upgrade the client asked for, negotiated.
@@ -82,9 +83,9 @@ pub async fn serve(state: Arc<ApiState>, mut call: Call) -> Result<Response, Api
     if !matches!(call.info.verb.as_str(), "get" | "create") {
         return Err(ApiError::method_not_supported(&format!("pods/{}", call.info.subresource), &call.info.verb));
     }
-    // WebSocket clients GET and SPDY clients POST; running a command or writing to a process is a write, so `create`
-    // is needed as well (of pods/exec or pods/attach), as kube-apiserver requires once its
-    // AuthorizePodWebsocketUpgradeCreatePermission gate is on.
+    // WebSocket clients GET and SPDY clients POST; running a command or writing to a process is
+    // a write, so `create` is needed as well (of pods/exec or pods/attach), as kube-apiserver
+    // requires once its AuthorizePodWebsocketUpgradeCreatePermission gate is on.
     let mut create = attributes(&call.user, &call.info);
     create.verb = "create".into();
     if let Decision::Deny { .. } = authorize(&state.rbac(), &create) {
