@@ -152,8 +152,10 @@ impl Inflater {
         }
         let start = self.history.len();
         let mut out = std::mem::take(&mut self.history);
-        // One byte beyond the limit tells a block at the limit from one over it.
-        out.resize(start + limit + 1, 0);
+        // Room grows as the block needs it, to one byte beyond the limit (which tells a block at
+        // the limit from one over it): most blocks are a few dozen bytes.
+        let mut room = (limit + 1).min(4096);
+        out.resize(start + room, 0);
         let flags = inflate_flags::TINFL_FLAG_HAS_MORE_INPUT | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
         let (mut pos, mut consumed) = (start, 0);
         loop {
@@ -163,8 +165,12 @@ impl Inflater {
             match status {
                 TINFLStatus::NeedsMoreInput if consumed == input.len() => break,
                 TINFLStatus::NeedsMoreInput => continue,
-                TINFLStatus::HasMoreOutput => {
+                TINFLStatus::HasMoreOutput if room > limit => {
                     return Err(format!("a header block inflates to more than {limit} bytes"));
+                }
+                TINFLStatus::HasMoreOutput => {
+                    room = (room * 4).min(limit + 1);
+                    out.resize(start + room, 0);
                 }
                 TINFLStatus::Done => return Err("the header stream ended".into()),
                 other => return Err(format!("the header stream is corrupt ({other:?})")),
