@@ -1,8 +1,8 @@
 //! `pods/exec` on a simulated member, driven by kubectl 1.33 over WebSocket, both straight to
 //! the member and through the plane's cluster proxy (which must pass the upgrade on, and bound
-//! it, SPDY sessions too): the
-//! built-in commands' output, stdin piped through `cat`, the files of a mounted ConfigMap, the
-//! remote exit code becoming kubectl's, and the refusals kube-apiserver gives.
+//! it, SPDY sessions too): the built-in commands' output, stdin piped through `cat`, the files
+//! of a mounted ConfigMap, the remote exit code becoming kubectl's, and the refusals
+//! kube-apiserver gives.
 
 use serde_json::Value;
 
