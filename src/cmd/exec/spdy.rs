@@ -195,3 +195,41 @@ async fn read<R: tokio::io::AsyncRead + Unpin>(
     }
     Ok((status, true))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(frames: &[Frame]) -> Vec<(u32, String)> {
+        frames
+            .iter()
+            .map(|f| match f {
+                Frame::SynStream { stream, headers, .. } => {
+                    (*stream, spdy::get(headers, spdy::STREAM_TYPE).unwrap_or_default().to_string())
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_streams_are_opened_as_client_go_opens_them() {
+        let piped = Plan { stdin: true, stderr: true, sizes: None };
+        assert_eq!(
+            roles(&Streams::new(&piped).open()),
+            [(1, "error".into()), (3, "stdin".into()), (5, "stdout".into()), (7, "stderr".into())]
+        );
+        // A terminal: no stderr (it arrives on stdout), and a resize stream.
+        let (_tx, sizes) = mpsc::channel(1);
+        let terminal = Plan { stdin: true, stderr: false, sizes: Some(sizes) };
+        assert_eq!(
+            roles(&Streams::new(&terminal).open()),
+            [(1, "error".into()), (3, "stdin".into()), (5, "stdout".into()), (7, "resize".into())]
+        );
+        let quiet = Plan { stdin: false, stderr: true, sizes: None };
+        assert_eq!(
+            roles(&Streams::new(&quiet).open()),
+            [(1, "error".into()), (3, "stdout".into()), (5, "stderr".into())]
+        );
+    }
+}
