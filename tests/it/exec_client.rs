@@ -56,13 +56,13 @@ pub fn piped(mut cmd: Command, stdin: Option<&str>) -> Run {
     }
 }
 
-struct Twins {
-    fleet: Fleet,
-    proxy: PathBuf,
+pub(crate) struct Twins {
+    pub fleet: Fleet,
+    pub proxy: PathBuf,
 }
 
 impl Twins {
-    fn up() -> Twins {
+    pub fn up() -> Twins {
         Twins::with(Fleet::up(1))
     }
 
@@ -90,7 +90,7 @@ impl Twins {
     }
 
     /// karmadactl's `COMMAND ARGS` for the member.
-    fn ours_of(&self, command: &str, args: &[&str]) -> Command {
+    pub fn ours_of(&self, command: &str, args: &[&str]) -> Command {
         let mut cmd = crate::common::karmadactl(self.fleet.home.path());
         cmd.env("KUBECONFIG", &self.fleet.kubeconfig).args([command, "-s", "members", "--cluster", MEMBER]).args(args);
         cmd
@@ -242,12 +242,12 @@ fn exec_member_scope_needs_a_known_cluster() {
 
 /// Runs `command` under a pseudo-terminal (util-linux `script`), returning what the terminal
 /// showed and the exit code.
-fn under_terminal(command: &Command, dir: &Path) -> Run {
+pub(crate) fn under_terminal(command: &Command, dir: &Path) -> Run {
     under_terminal_typing(command, dir, "")
 }
 
 /// [`under_terminal`], with `typed` written to the terminal.
-fn under_terminal_typing(command: &Command, dir: &Path, typed: &str) -> Run {
+pub(crate) fn under_terminal_typing(command: &Command, dir: &Path, typed: &str) -> Run {
     let mut line = String::new();
     for (k, v) in command.get_envs() {
         if let Some(v) = v {
@@ -288,11 +288,11 @@ fn exec_under_a_terminal_matches_kubectl() {
 }
 
 /// An attached process's output without the simulated log lines, which arrive by the clock.
-fn without_log_lines(stdout: &str) -> String {
+pub(crate) fn without_log_lines(stdout: &str) -> String {
     stdout.split_inclusive('\n').filter(|l| !l.starts_with("simulated member member1: line ")).collect()
 }
 
-const PROMPT: &str = "If you don't see a command prompt, try pressing enter.\n";
+pub(crate) const PROMPT: &str = "If you don't see a command prompt, try pressing enter.\n";
 
 #[test]
 fn attach_prints_what_kubectl_prints_through_the_cluster_proxy() {
@@ -392,7 +392,7 @@ fn attach_under_a_terminal_matches_kubectl() {
 }
 
 /// A kubeconfig for `member` that authenticates with `token` only (no client certificate).
-fn token_kubeconfig(fleet: &Fleet, member: &str, token: &str) -> PathBuf {
+pub(crate) fn token_kubeconfig(fleet: &Fleet, member: &str, token: &str) -> PathBuf {
     let raw = fleet.k_ok(member, &["config", "view", "--raw", "--minify", "-o", "json"]);
     let mut config: Value = serde_json::from_str(&raw).unwrap();
     config["users"][0]["user"] = serde_json::json!({ "token": token });

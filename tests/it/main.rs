@@ -38,6 +38,7 @@ mod describe;
 mod edit;
 mod exec;
 mod exec_client;
+mod exec_spdy;
 mod explain;
 mod failover_etcd;
 mod generated;

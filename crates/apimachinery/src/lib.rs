@@ -1,7 +1,7 @@
 //! Kubernetes "apimachinery": label and field selectors, request parsing, Status errors,
 //! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath,
-//! Go durations, object UIDs, kubectl's YAML and the WebSocket framing of exec and attach streams, each matching k8s.io/apimachinery's
-//! behaviour (messages included). It owns the rules every Kubernetes object obeys whatever its
+//! Go durations, object UIDs, kubectl's YAML and the WebSocket and SPDY/3.1 framing of exec and
+//! attach streams, each matching k8s.io/apimachinery's behaviour (messages included). It owns the rules every Kubernetes object obeys whatever its
 //! kind; it depends on no other crate of this workspace (Karmada's own types are not its
 //! business), and nothing it depends on may depend on it. The API server, the engine and the
 //! CLI build on it.
@@ -26,6 +26,7 @@ pub mod quantity;
 mod request_info;
 mod selector;
 mod selector_parser;
+pub mod spdy;
 mod status;
 pub mod strategic;
 mod uid;

@@ -1,10 +1,12 @@
 //! `exec`: kubectl's exec command against the Karmada control plane, or one member cluster
 //! through the plane's cluster proxy (`-s members --cluster NAME`), as upstream karmadactl
 //! wraps it. The pod and container are chosen as kubectl chooses them ([`target`]), the
-//! session runs over WebSocket ([`streams`]) with the local terminal in raw mode under `-t`
+//! session runs over WebSocket or, as kubectl falls back to it, SPDY ([`streams`], [`spdy`])
+//! with the local terminal in raw mode under `-t`
 //! ([`terminal`]), and the remote command's exit code becomes this process's. `attach` shares
 //! all of it but the subresource.
 
+pub(crate) mod spdy;
 pub(crate) mod streams;
 pub(crate) mod target;
 pub(crate) mod terminal;

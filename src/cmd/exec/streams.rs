@@ -1,8 +1,11 @@
-//! The client's end of a kubelet stream session (`pods/exec`, `pods/attach`) over WebSocket, as
-//! client-go's WebSocket executor speaks it: the upgrade through the ordinary HTTP/TLS client
-//! offering `v5.channel.k8s.io` then `v4.channel.k8s.io`; stdin sent on channel 0 (and closed
-//! with `255 0` in v5), terminal sizes on channel 4, stdout and stderr copied from channels 1
-//! and 2, and the session's end read from the Status on channel 3.
+//! The client's end of a kubelet stream session (`pods/exec`, `pods/attach`), choosing the
+//! transport as kubectl 1.33 does: WebSocket first, falling back to SPDY/3.1 ([`super::spdy`])
+//! when the server does not switch protocols (a server before 1.30, a proxy that refuses), or
+//! SPDY straight away under `KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false`. Over WebSocket it speaks
+//! as client-go's WebSocket executor: the upgrade through the ordinary HTTP/TLS client offering
+//! `v5.channel.k8s.io` then `v4.channel.k8s.io`; stdin sent on channel 0 (and closed with `255 0`
+//! in v5), terminal sizes on channel 4, stdout and stderr copied from channels 1 and 2, and the
+//! session's end read from the Status on channel 3.
 
 use std::io::Read;
 
@@ -30,6 +33,13 @@ pub struct Size {
     pub height: u16,
 }
 
+impl Size {
+    /// The size as the kubelet reads it from the resize stream.
+    pub(super) fn json(&self) -> String {
+        format!("{{\"Width\":{},\"Height\":{}}}", self.width, self.height)
+    }
+}
+
 /// What the session carries.
 pub struct Plan {
     /// Forward this process's stdin.
@@ -48,10 +58,36 @@ pub enum End {
     ExitCode(i32),
 }
 
-/// Opens the upgraded connection for `path` (a `pods/exec` or `pods/attach` URL with its query)
-/// and runs the session to its end. A refused upgrade is reported as kubectl reports the API
-/// server's Status.
+/// Runs the session for `path` (a `pods/exec` or `pods/attach` URL with its query) to its end,
+/// over WebSocket or SPDY. A refused upgrade is reported as kubectl reports the API server's
+/// Status.
 pub async fn run(client: &kube::Client, path: &str, plan: Plan) -> anyhow::Result<End> {
+    if !websockets_disabled() {
+        match upgrade(client, path).await? {
+            Upgrade::Switched(upgraded, v5) => return session(upgraded, v5, plan).await,
+            // client-go's fallback rule: a WebSocket upgrade failure (the server answered
+            // without switching) tries SPDY; the SPDY attempt's outcome is the one reported.
+            Upgrade::Refused => {}
+        }
+    }
+    super::spdy::run(client, path, plan).await
+}
+
+/// kubectl's `KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false` (any case): SPDY only.
+fn websockets_disabled() -> bool {
+    std::env::var("KUBECTL_REMOTE_COMMAND_WEBSOCKETS").is_ok_and(|v| v.eq_ignore_ascii_case("false"))
+}
+
+/// The WebSocket upgrade's outcome.
+enum Upgrade {
+    /// Switched, to v5 (`true`) or v4.
+    Switched(hyper::upgrade::Upgraded, bool),
+    /// The server answered without switching, or the handshake was wrong (gorilla's
+    /// ErrBadHandshake, which client-go calls an upgrade failure).
+    Refused,
+}
+
+async fn upgrade(client: &kube::Client, path: &str) -> anyhow::Result<Upgrade> {
     let key = websocket::new_key()?;
     let req = http::Request::get(path)
         .header(http::header::CONNECTION, "Upgrade")
@@ -61,15 +97,11 @@ pub async fn run(client: &kube::Client, path: &str, plan: Plan) -> anyhow::Resul
         .header(http::header::SEC_WEBSOCKET_PROTOCOL, PROTOCOLS)
         .body(kube::client::Body::empty())?;
     let response = client.send(req).await.map_err(refused)?;
-    if response.status() != http::StatusCode::SWITCHING_PROTOCOLS {
-        return Err(status_error(response).await);
-    }
     let accepted = response.headers().get(http::header::SEC_WEBSOCKET_ACCEPT).and_then(|v| v.to_str().ok());
-    if accepted != Some(websocket::accept_key(&key).as_str()) {
-        return Err(Verbatim(
-            "error: unable to upgrade connection: the server's Sec-WebSocket-Accept does not match".into(),
-        )
-        .into());
+    if response.status() != http::StatusCode::SWITCHING_PROTOCOLS
+        || accepted != Some(websocket::accept_key(&key).as_str())
+    {
+        return Ok(Upgrade::Refused);
     }
     let protocol = response
         .headers()
@@ -87,6 +119,11 @@ pub async fn run(client: &kube::Client, path: &str, plan: Plan) -> anyhow::Resul
     let upgraded = hyper::upgrade::on(response)
         .await
         .map_err(|e| Verbatim(format!("error: unable to upgrade connection: {e}")))?;
+    Ok(Upgrade::Switched(upgraded, v5))
+}
+
+/// The session over an upgraded WebSocket connection.
+async fn session(upgraded: hyper::upgrade::Upgraded, v5: bool, plan: Plan) -> anyhow::Result<End> {
     let (mut rd, wr) = tokio::io::split(TokioIo::new(upgraded));
     let (out_tx, out_rx) = mpsc::channel::<(u8, Vec<u8>)>(16);
     let writer = tokio::spawn(write_frames(wr, out_rx));
@@ -97,8 +134,7 @@ pub async fn run(client: &kube::Client, path: &str, plan: Plan) -> anyhow::Resul
         let tx = out_tx.clone();
         tokio::spawn(async move {
             while let Some(size) = sizes.recv().await {
-                let json = format!("{{\"Width\":{},\"Height\":{}}}", size.width, size.height);
-                if tx.send((websocket::OP_BINARY, channel(RESIZE, json.as_bytes()))).await.is_err() {
+                if tx.send((websocket::OP_BINARY, channel(RESIZE, size.json().as_bytes()))).await.is_err() {
                     break;
                 }
             }
@@ -148,7 +184,7 @@ fn channel(id: u8, bytes: &[u8]) -> Vec<u8> {
     message
 }
 
-async fn copy<W: AsyncWrite + Unpin>(w: &mut W, bytes: &[u8]) -> anyhow::Result<()> {
+pub(super) async fn copy<W: AsyncWrite + Unpin>(w: &mut W, bytes: &[u8]) -> anyhow::Result<()> {
     w.write_all(bytes).await?;
     w.flush().await?;
     Ok(())
@@ -164,9 +200,25 @@ async fn write_frames<W: AsyncWrite + Unpin>(mut wr: W, mut rx: mpsc::Receiver<(
     let _ = wr.shutdown().await;
 }
 
-/// Reads stdin on its own thread (a blocking read the runtime need not wait for) and queues
-/// each chunk on channel 0; at its end, v5 tells the server the stream closed.
+/// Queues each chunk of stdin on channel 0; at its end, v5 tells the server the stream closed.
 fn spawn_stdin(tx: mpsc::Sender<(u8, Vec<u8>)>, v5: bool) {
+    let mut chunks = stdin_chunks();
+    tokio::spawn(async move {
+        while let Some(chunk) = chunks.recv().await {
+            if tx.send((websocket::OP_BINARY, channel(STDIN, &chunk))).await.is_err() {
+                return;
+            }
+        }
+        if v5 {
+            let _ = tx.send((websocket::OP_BINARY, vec![CLOSE_STREAM, STDIN])).await;
+        }
+    });
+}
+
+/// Reads stdin on its own thread (a blocking read the runtime need not wait for); the channel
+/// closes at its end.
+pub(super) fn stdin_chunks() -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel(4);
     std::thread::spawn(move || {
         let mut stdin = std::io::stdin().lock();
         let mut buf = vec![0u8; STDIN_CHUNK];
@@ -174,21 +226,19 @@ fn spawn_stdin(tx: mpsc::Sender<(u8, Vec<u8>)>, v5: bool) {
             match stdin.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    if tx.blocking_send((websocket::OP_BINARY, channel(STDIN, &buf[..n]))).is_err() {
+                    if tx.blocking_send(buf[..n].to_vec()).is_err() {
                         return;
                     }
                 }
             }
         }
-        if v5 {
-            let _ = tx.blocking_send((websocket::OP_BINARY, vec![CLOSE_STREAM, STDIN]));
-        }
     });
+    rx
 }
 
 /// client-go's v4 error decoder: Success ends quietly; NonZeroExitCode carries the exit code;
 /// any other failure is its message.
-fn decode_status(bytes: &[u8]) -> anyhow::Result<End> {
+pub(super) fn decode_status(bytes: &[u8]) -> anyhow::Result<End> {
     let protocol_error = || {
         Verbatim(format!("error: error stream protocol error: invalid status in {:?}", String::from_utf8_lossy(bytes)))
     };
@@ -223,12 +273,12 @@ fn decode_status(bytes: &[u8]) -> anyhow::Result<End> {
 }
 
 /// A request that never reached an answer.
-fn refused(e: kube::Error) -> anyhow::Error {
+pub(super) fn refused(e: kube::Error) -> anyhow::Error {
     Verbatim(failure::render(&[Failure::from_kube(e)])).into()
 }
 
 /// The API server's refusal of the upgrade, worded as kubectl words a Status.
-async fn status_error(response: http::Response<kube::client::Body>) -> anyhow::Error {
+pub(super) async fn status_error(response: http::Response<kube::client::Body>) -> anyhow::Error {
     use http_body_util::BodyExt;
     let code = response.status().as_u16();
     let body = match response.into_body().collect().await {

@@ -2,8 +2,9 @@
 //! member with the credentials join stored for it (`spec.secretRef`), impersonating the caller
 //! (`Impersonate-User` / `Impersonate-Group`) so the member's own RBAC decides what the caller
 //! may do there. The plane's RBAC for `clusters/proxy` has already been checked by the
-//! dispatcher. Responses stream, so watches through the proxy work; a WebSocket upgrade the
-//! member accepts (`pods/exec`) joins the caller's connection to the member's.
+//! dispatcher. Responses stream, so watches through the proxy work; a WebSocket or SPDY/3.1
+//! upgrade the member accepts (`pods/exec`, `pods/attach`) joins the caller's connection to the
+//! member's.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -51,7 +52,12 @@ pub async fn serve(
     mut parts: Parts,
     body: bytes::Bytes,
 ) -> Result<Response, ApiError> {
-    let upgrading = crate::websocket::is_upgrade(&parts.headers);
+    // The protocol asked for, passed on as asked: `Upgrade` is hop-by-hop, so it is set again.
+    let upgrading = match () {
+        () if crate::websocket::is_upgrade(&parts.headers) => Some("websocket"),
+        () if karmadactl_apimachinery::spdy::is_upgrade(&parts.headers) => Some(karmadactl_apimachinery::spdy::UPGRADE),
+        () => None,
+    };
     let caller_upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
     let served = state.lookup(GROUP, &info.api_version, "clusters");
     if !served.is_some_and(|def| def.subresources.iter().any(|s| matches!(s, Subresource::Proxy))) {
@@ -68,9 +74,9 @@ pub async fn serve(
         .uri(member_path_and_query(parts.uri.path(), parts.uri.query()));
     if let Some(headers) = req.headers_mut() {
         forward_headers(&parts.headers, headers, user);
-        if upgrading {
+        if let Some(protocol) = upgrading {
             headers.insert(axum::http::header::CONNECTION, HeaderValue::from_static("Upgrade"));
-            headers.insert(axum::http::header::UPGRADE, HeaderValue::from_static("websocket"));
+            headers.insert(axum::http::header::UPGRADE, HeaderValue::from_static(protocol));
         }
     }
     let req = req
@@ -82,7 +88,7 @@ pub async fn serve(
             karmadactl_apimachinery::with_causes(&e)
         ))
     })?;
-    if upgrading && resp.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS {
+    if upgrading.is_some() && resp.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS {
         return join_upgrade(caller_upgrade, resp, name, state.config.min_request_timeout * 2);
     }
     let (mut rparts, rbody) = resp.into_parts();

@@ -8,6 +8,10 @@ pub(crate) mod metrics_api;
 pub(crate) mod nonresource;
 pub(crate) mod pod_exec;
 mod pod_exec_session;
+mod pod_exec_spdy;
+#[cfg(test)]
+mod pod_exec_spdy_tests;
+mod pod_exec_websocket;
 mod pod_files;
 pub(crate) mod pod_log;
 pub(crate) mod resource;
