@@ -8,13 +8,13 @@ mod generators;
 mod go_order;
 mod key_sources;
 mod send;
+mod token;
 
 use clap::{Args, Subcommand};
 
 use super::connection::KarmadaConnection;
 use super::objects::flags::FileFlags;
 use crate::cli::Context;
-use generators::NotBuiltArgs;
 use generators::bindings::{ClusterRoleBindingArgs, RoleBindingArgs};
 use generators::configmap::ConfigMapArgs;
 use generators::cron_job::CronJobArgs;
@@ -139,16 +139,7 @@ pub enum Generator {
     Poddisruptionbudget(PdbArgs),
     #[command(visible_alias = "ing")]
     Ingress(IngressArgs),
-    /// Request a service account token (not built: refused with exit code 2).
-    Token(NotBuiltArgs),
-}
-
-fn not_built(ctx: &Context, what: &str) -> anyhow::Error {
-    crate::error::NotBuilt {
-        command: format!("{} create {what}", ctx.parent()),
-        instead: Some("write the object's manifest and create it with -f.".into()),
-    }
-    .into()
+    Token(token::TokenArgs),
 }
 
 pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
@@ -238,6 +229,6 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             generators::ingress::validate(&a)?;
             generate::run(ctx, c, &a.flags, "ingress", &a.names, |i| generators::ingress::build(&a, i))
         }
-        Generator::Token(_) => Err(not_built(ctx, "token")),
+        Generator::Token(a) => token::run(&a, ctx, c),
     }
 }
