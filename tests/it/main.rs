@@ -34,6 +34,7 @@ mod cluster_failover;
 mod completion;
 mod cordon_taint;
 mod create;
+mod create_edit;
 mod create_token;
 mod describe;
 mod edit;

@@ -2,15 +2,17 @@
 //! or built by one of kubectl's generators (`create namespace NAME`, `create deployment …`).
 //! As upstream, it acts on Karmada only (no `--operation-scope`).
 
+mod edit_first;
 mod from_files;
 mod generate;
 mod generators;
 mod go_order;
 mod key_sources;
+mod raw;
 mod send;
 mod token;
 
-use clap::{Args, Subcommand};
+use clap::{ArgAction, Args, Subcommand};
 
 use super::connection::KarmadaConnection;
 use super::objects::flags::FileFlags;
@@ -51,15 +53,18 @@ pub struct CreateArgs {
     #[arg(short = 'l', long, value_name = "SELECTOR")]
     pub selector: Option<String>,
 
-    /// Edit the API resource before creating (not built: refused with exit code 2).
-    #[arg(long)]
+    /// Edit the API resource before creating
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value_t = false, default_missing_value = "true", value_name = "BOOL")]
     pub edit: bool,
 
     /// Only relevant if --edit=true. Defaults to the line ending native to your platform.
-    #[arg(long)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value_t = false, default_missing_value = "true", value_name = "BOOL")]
     pub windows_line_endings: bool,
 
-    /// Raw URI to POST to the server (not built: refused with exit code 2).
+    /// Raw URI to POST to the server. Uses the transport specified by the kubeconfig file
+    /// (only paths of the Karmada API server itself are reached).
     #[arg(long, value_name = "URI")]
     pub raw: Option<String>,
 
