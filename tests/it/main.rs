@@ -32,6 +32,7 @@ mod cli;
 mod cluster_controller;
 mod cluster_failover;
 mod completion;
+mod completion_pods;
 mod cordon_taint;
 mod create;
 mod create_edit;
