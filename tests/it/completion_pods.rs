@@ -41,7 +41,12 @@ fn pods_and_containers_come_from_the_server_the_command_reaches() {
     let fleet = Fleet::up(1);
     create(&fleet, MEMBER, "web-a", &pod("web-a", "default", &["init"], &["app", "sidecar"]));
     create(&fleet, MEMBER, "web-b", &pod("web-b", "default", &[], &["app"]));
-    create(&fleet, "karmada-apiserver", "ns", "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"team\"}}");
+    create(
+        &fleet,
+        "karmada-apiserver",
+        "ns",
+        "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"team\"}}",
+    );
     create(&fleet, "karmada-apiserver", "plane-pod", &pod("plane-pod", "default", &[], &["main"]));
     create(&fleet, "karmada-apiserver", "team-pod", &pod("team-pod", "team", &[], &["main"]));
 

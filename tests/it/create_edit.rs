@@ -109,7 +109,8 @@ fn create_edit_edits_each_object_before_creating_it() {
 
     // Unchanged or emptied: nothing is created.
     let (unchanged, _) = editors(dir, "unchanged", "true");
-    let (run, seen) = pair.same(Some((&unchanged, &editors(dir, "unchanged", "true").1)), &["create", "--edit", "-f", f, "-n", "{ns}"]);
+    let (run, seen) = pair
+        .same(Some((&unchanged, &editors(dir, "unchanged", "true").1)), &["create", "--edit", "-f", f, "-n", "{ns}"]);
     assert_eq!(run.stderr, "Edit cancelled, no changes made.\n");
     let (seen, _) = seen.unwrap();
     assert!(seen.starts_with("# Please edit the object below."), "{seen}");
@@ -119,10 +120,17 @@ fn create_edit_edits_each_object_before_creating_it() {
     let (t, o) = editors(dir, "empty", ": > \"$1\"");
     let (run, seen) = pair.same(Some((&t, &o)), &["create", "--edit", "-f", f, "-n", "{ns}"]);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.starts_with("error: deployments.apps \"web\" is invalid\nA copy of your changes"), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: deployments.apps \"web\" is invalid\nA copy of your changes"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.ends_with("\nerror: Edit cancelled, no valid changes were saved.\n"), "{}", run.stderr);
     let seen = seen.unwrap().0;
-    assert!(seen.contains("# * <nil>: Invalid value: \"The edited file failed validation\": invalid object to validate\n"), "{seen}");
+    assert!(
+        seen.contains("# * <nil>: Invalid value: \"The edited file failed validation\": invalid object to validate\n"),
+        "{seen}"
+    );
 
     // A change is created and printed.
     let (t, o) = editors(dir, "scale", "sed -i 's/replicas: 1/replicas: 3/' \"$1\"");
@@ -158,7 +166,8 @@ fn create_edit_edits_each_object_before_creating_it() {
     assert_eq!(seen.matches('\n').count(), seen.matches("\r\n").count(), "{seen:?}");
 
     // A namespace other than -n's is refused after the edit.
-    let (t, o) = editors(dir, "elsewhere", "sed -i 's/namespace: .*/namespace: default/; s/name: web$/name: web-2/' \"$1\"");
+    let (t, o) =
+        editors(dir, "elsewhere", "sed -i 's/namespace: .*/namespace: default/; s/name: web$/name: web-2/' \"$1\"");
     let (run, _) = pair.same(Some((&t, &o)), &["create", "--edit", "-f", f, "-n", "{ns}"]);
     assert!(run.stderr.contains("does not match the namespace"), "{}", run.stderr);
 }
@@ -167,7 +176,9 @@ fn create_edit_edits_each_object_before_creating_it() {
 fn create_raw_posts_the_file_to_the_plane() {
     let plane = Plane::start();
     let pair = Pair { plane: &plane };
-    let ns = |name: &str| format!("{{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{{\"name\":\"raw-{name}\"}}}}");
+    let ns = |name: &str| {
+        format!("{{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{{\"name\":\"raw-{name}\"}}}}")
+    };
     plane.file("raw-ours.json", &ns("ours"));
     plane.file("raw-theirs.json", &ns("theirs"));
     let file = format!("{}/raw-{{ns}}.json", plane.dir.path().display());
@@ -188,7 +199,10 @@ fn create_raw_posts_the_file_to_the_plane() {
         vec!["create".into(), "--raw".into(), raw.into(), "-f".into(), file.replace("{ns}", ns)]
     };
     let ours = run(&args("ours", "/api/v1/namespaces"));
-    let theirs = plane.kubectl_version_run("1.33", &args("theirs", "/api/v1/namespaces").iter().map(String::as_str).collect::<Vec<_>>());
+    let theirs = plane.kubectl_version_run(
+        "1.33",
+        &args("theirs", "/api/v1/namespaces").iter().map(String::as_str).collect::<Vec<_>>(),
+    );
     assert_eq!((ours.code, theirs.code), (0, 0), "{} / {}", ours.stderr, theirs.stderr);
     assert_eq!(created(&ours), created(&theirs));
     assert_eq!(created(&ours)["metadata"]["name"], "raw-ours");

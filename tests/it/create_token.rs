@@ -25,7 +25,9 @@ fn same(plane: &Plane, args: &[&str], mask: impl Fn(&str) -> String) -> (Run, Ru
     let (o, t) = (ours(plane, args), theirs(plane, args));
     assert_eq!(o.code, t.code, "{args:?}: kubectl said {}, karmadactl said {}", t.stderr, o.stderr);
     assert_eq!(mask(&o.stdout), mask(&t.stdout), "stdout of {args:?}");
-    let stderr = |s: &str| s.replace("kubectl.1.33 create", "karmadactl create").replace("'kubectl create", "'karmadactl create");
+    let stderr = |s: &str| {
+        s.replace("kubectl.1.33 create", "karmadactl create").replace("'kubectl create", "'karmadactl create")
+    };
     assert_eq!(stderr(&o.stderr), stderr(&t.stderr), "stderr of {args:?}");
     (o, t)
 }

@@ -39,7 +39,8 @@ pub fn pod_names(path: &[String], conn: &Connection) -> Vec<String> {
     let Ok(member) = member(path, conn) else { return Vec::new() };
     bounded(async move {
         let (client, namespace) = connect(conn, member.as_deref()).await?;
-        let list = Api::<Pod>::namespaced(client, &namespace).list(&ListParams::default().limit(MAX_PODS)).await.ok()?;
+        let list =
+            Api::<Pod>::namespaced(client, &namespace).list(&ListParams::default().limit(MAX_PODS)).await.ok()?;
         let mut names: Vec<String> = list.items.into_iter().filter_map(|p| p.metadata.name).collect();
         names.sort();
         Some(names)

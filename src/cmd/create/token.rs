@@ -27,6 +27,7 @@ const BOUND_OBJECT_KINDS: &[(&str, &str)] = &[("Node", "v1"), ("Pod", "v1"), ("S
     after_help = "Examples:\n  # Request a token to authenticate to the kube-apiserver as the service account \"myapp\" in the current namespace\n  karmadactl create token myapp\n\n  # Request a token for a service account in a custom namespace\n  karmadactl create token myapp --namespace myns\n\n  # Request a token with a custom expiration\n  karmadactl create token myapp --duration 10m\n\n  # Request a token with a custom audience\n  karmadactl create token myapp --audience https://example.com\n\n  # Request a token bound to an instance of a Secret object\n  karmadactl create token myapp --bound-object-kind Secret --bound-object-name mysecret\n\n  # Request a token bound to an instance of a Secret object with a specific UID\n  karmadactl create token myapp --bound-object-kind Secret --bound-object-name mysecret --bound-object-uid 0d4691ed-659b-4935-a832-355f77ee47cc"
 )]
 pub struct TokenArgs {
+    /// The service account the token is for, in the namespace (`-n`, else the context's).
     #[arg(value_name = "SERVICE_ACCOUNT_NAME")]
     pub names: Vec<String>,
 
@@ -152,7 +153,8 @@ fn typed(answer: &Value) -> Value {
         Some(r) => Value::Object(
             r.iter()
                 .filter(|(k, v)| {
-                    ["kind", "apiVersion", "name", "uid"].contains(&k.as_str()) && v.as_str().is_some_and(|s| !s.is_empty())
+                    ["kind", "apiVersion", "name", "uid"].contains(&k.as_str())
+                        && v.as_str().is_some_and(|s| !s.is_empty())
                 })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),

@@ -32,12 +32,16 @@ pub async fn serve(state: &ApiState, call: &Call, mut req: Value) -> Result<Resp
     let meta = |k: &str| req.pointer(&format!("/metadata/{k}")).and_then(Value::as_str).unwrap_or_default().to_string();
     let (body_name, body_ns) = (meta("name"), meta("namespace"));
     if !body_name.is_empty() && body_name != name {
-        let cause = Cause::invalid("metadata.name", body_name.as_str(), "must match the service account name if specified");
+        let cause =
+            Cause::invalid("metadata.name", body_name.as_str(), "must match the service account name if specified");
         return Err(ApiError::invalid(GROUP, KIND, name, vec![cause]));
     }
     if !body_ns.is_empty() && body_ns != ns {
-        let cause =
-            Cause::invalid("metadata.namespace", body_ns.as_str(), "must match the service account namespace if specified");
+        let cause = Cause::invalid(
+            "metadata.namespace",
+            body_ns.as_str(),
+            "must match the service account namespace if specified",
+        );
         return Err(ApiError::invalid(GROUP, KIND, name, vec![cause]));
     }
     let sa: ServiceAccount = store_access::get_typed(state, "", "serviceaccounts", Some(ns), name)
@@ -54,10 +58,18 @@ pub async fn serve(state: &ApiState, call: &Call, mut req: Value) -> Result<Resp
     };
     let mut causes = Vec::new();
     if seconds < MIN_SECONDS {
-        causes.push(Cause::invalid("spec.expirationSeconds", seconds, "may not specify a duration less than 10 minutes"));
+        causes.push(Cause::invalid(
+            "spec.expirationSeconds",
+            seconds,
+            "may not specify a duration less than 10 minutes",
+        ));
     }
     if seconds > MAX_SECONDS {
-        causes.push(Cause::invalid("spec.expirationSeconds", seconds, "may not specify a duration larger than 2^32 seconds"));
+        causes.push(Cause::invalid(
+            "spec.expirationSeconds",
+            seconds,
+            "may not specify a duration larger than 2^32 seconds",
+        ));
     }
     if !causes.is_empty() {
         // kube-apiserver names no object in this error: the request is validated unnamed.
