@@ -1201,7 +1201,9 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--kustomize', '--kustomize', [CompletionResultType]::ParameterName, 'Process the kustomization directory (not built: refused with exit code 2)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin''.(e.g. -l key1=value1,key2=value2,key3 in (value3)). Matching objects must satisfy all of the specified label constraints')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin''.(e.g. -l key1=value1,key2=value2,key3 in (value3)). Matching objects must satisfy all of the specified label constraints')
-            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Raw URI to POST to the server (not built: refused with exit code 2)')
+            [CompletionResult]::new('--edit', '--edit', [CompletionResultType]::ParameterName, 'Edit the API resource before creating')
+            [CompletionResult]::new('--windows-line-endings', '--windows-line-endings', [CompletionResultType]::ParameterName, 'Only relevant if --edit=true. Defaults to the line ending native to your platform')
+            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Raw URI to POST to the server. Uses the transport specified by the kubeconfig file (only paths of the Karmada API server itself are reached)')
             [CompletionResult]::new('--save-config', '--save-config', [CompletionResultType]::ParameterName, 'If true, the configuration of current object will be saved in its annotation. Otherwise, the annotation will be unchanged. This flag is useful when you want to perform kubectl apply on this object in the future')
             [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). Unknown or duplicate fields fail the request (strict), are reported as warnings (warn) or dropped silently (ignore); the API server checks them')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
@@ -1232,8 +1234,6 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively. Useful when you want to manage related manifests organized within the same directory')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively. Useful when you want to manage related manifests organized within the same directory')
-            [CompletionResult]::new('--edit', '--edit', [CompletionResultType]::ParameterName, 'Edit the API resource before creating (not built: refused with exit code 2)')
-            [CompletionResult]::new('--windows-line-endings', '--windows-line-endings', [CompletionResultType]::ParameterName, 'Only relevant if --edit=true. Defaults to the line ending native to your platform')
             [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -1263,7 +1263,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('pdb', 'pdb', [CompletionResultType]::ParameterValue, 'Create a pod disruption budget with the specified name, selector, and desired minimum available pods')
             [CompletionResult]::new('ingress', 'ingress', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
             [CompletionResult]::new('ing', 'ing', [CompletionResultType]::ParameterValue, 'Create an ingress with the specified name')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Request a service account token (not built: refused with exit code 2)')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Request a service account token')
             break
         }
         'karmadactl;create;namespace' {
@@ -2622,6 +2622,15 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             break
         }
         'karmadactl;create;token' {
+            [CompletionResult]::new('--audience', '--audience', [CompletionResultType]::ParameterName, 'Audience of the requested token. If unset, defaults to requesting a token for use with the Kubernetes API server. May be repeated to request a token valid for multiple audiences')
+            [CompletionResult]::new('--bound-object-kind', '--bound-object-kind', [CompletionResultType]::ParameterName, 'Kind of an object to bind the token to. Supported kinds are Node, Pod, Secret. If set, --bound-object-name must be provided')
+            [CompletionResult]::new('--bound-object-name', '--bound-object-name', [CompletionResultType]::ParameterName, 'Name of an object to bind the token to. The token will expire when the object is deleted. Requires --bound-object-kind')
+            [CompletionResult]::new('--bound-object-uid', '--bound-object-uid', [CompletionResultType]::ParameterName, 'UID of an object to bind the token to. Requires --bound-object-kind and --bound-object-name. If unset, the UID of the existing object is used')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'Requested lifetime of the issued token. If not set or if set to 0, the lifetime will be determined by the server automatically. The server may return a token with a longer or shorter lifetime')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. One of: (json, yaml, name)')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the Karmada control plane (default: $KUBECONFIG, then ~/.kube/config)')
@@ -2642,8 +2651,9 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--skip-log-headers', '--skip-log-headers', [CompletionResultType]::ParameterName, 'If true, avoid headers when opening log files')
             [CompletionResult]::new('--stderrthreshold', '--stderrthreshold', [CompletionResultType]::ParameterName, 'Logs at or above this threshold go to stderr')
             [CompletionResult]::new('--vmodule', '--vmodule', [CompletionResultType]::ParameterName, 'Comma-separated list of pattern=N settings for file-filtered logging')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'If true, keep the managedFields when printing objects in JSON or YAML format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'karmadactl;edit' {
@@ -2657,7 +2667,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'If specified, edit will operate on the subresource of the requested object. Must be one of [status]')
             [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Must be one of: strict (or true), warn, ignore (or false). The API server checks the edited fields')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the manager used to track field ownership')
-            [CompletionResult]::new('--windows-line-endings', '--windows-line-endings', [CompletionResultType]::ParameterName, 'Defaults to the line ending native to your platform (accepted; Linux line endings are always written)')
+            [CompletionResult]::new('--windows-line-endings', '--windows-line-endings', [CompletionResultType]::ParameterName, 'Defaults to the line ending native to your platform')
             [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats')
             [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Template string or path to template file (go-template output is not built: refused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'If present, the namespace scope for this CLI request')

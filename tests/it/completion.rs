@@ -189,7 +189,7 @@ fn fixed_values_flags_and_subcommands() {
 
 /// Sources `completion bash` in a real bash, sets the programmable-completion variables for
 /// `line` (cursor at its end) and returns what the completion function put in COMPREPLY.
-fn bash_complete(home: &Path, line: &str) -> Vec<String> {
+pub(crate) fn bash_complete(home: &Path, line: &str) -> Vec<String> {
     let script = home.join("karmadactl.bash");
     let mut gen_cmd = karmadactl(home);
     gen_cmd.args(["completion", "bash"]);

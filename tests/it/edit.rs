@@ -106,6 +106,17 @@ fn edit_does_what_kubectl_does() {
     let scale = editor(dir, "scale.sh", "s/replicas: 1$/replicas: 3/");
     let edited = pair.same(&scale, &["deployment/web"]);
     assert_eq!((edited.stdout.as_str(), edited.stderr.as_str()), ("deployment.apps/web edited\n", ""));
+    // --windows-line-endings: the file comes with CRLF line endings (the script changes it only
+    // then) and is read back with them.
+    let crlf = dir.join("crlf.sh");
+    std::fs::write(
+        &crlf,
+        "#!/bin/sh\ngrep -q \"$(printf '\\r')\" \"$1\" && sed -i 's/replicas: 3/replicas: 4/' \"$1\"\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&crlf, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let windows = pair.same(&crlf, &["deployment/web", "--windows-line-endings"]);
+    assert_eq!((windows.stdout.as_str(), windows.stderr.as_str()), ("deployment.apps/web edited\n", ""));
     // Nothing changed in the file: nothing is sent.
     let noop = editor(dir, "noop.sh", "s/^nothing-matches$//");
     let cancelled = pair.same(&noop, &["deploy", "web"]);

@@ -52,7 +52,12 @@ pub fn candidates(root: &mut Command, words: &[String]) -> Vec<String> {
                     cmd = sub;
                     path.push(sub.get_name().to_string());
                 }
-                _ => positionals += 1,
+                _ => {
+                    if positionals == 0 && !only_positionals {
+                        conn.first_positional = Some(word.to_string());
+                    }
+                    positionals += 1;
+                }
             }
             continue;
         }
@@ -189,14 +194,19 @@ fn option_values(path: &[String], arg: &Arg, conn: &Connection) -> Vec<String> {
         "sort_by" if path.first().is_some_and(|c| c == "api-resources") => vec!["kind".into(), "name".into()],
         "sort_by" if path.first().is_some_and(|c| c == "top") => vec!["cpu".into(), "memory".into()],
         "output" => values::output_formats(path),
+        "container" if path.first().is_some_and(|c| matches!(c.as_str(), "exec" | "attach" | "logs")) => {
+            super::pods::container_names(path, conn)
+        }
         _ => Vec::new(),
     }
 }
 
 /// Values for a positional argument of the command at `path`.
 fn positional_values(path: &[String], index: usize, conn: &Connection) -> Vec<String> {
+    let full = path;
     let path: Vec<&str> = path.iter().map(String::as_str).collect();
     match (path.as_slice(), index) {
+        (["exec"] | ["attach"] | ["logs"], 0) => super::pods::pod_names(full, conn),
         (["cordon"] | ["uncordon"] | ["unjoin"], 0) => values::cluster_names(conn),
         (["taint"], 0) => vec!["clusters".to_string()],
         (["taint"], 1) => values::cluster_names(conn),

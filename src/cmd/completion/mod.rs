@@ -1,6 +1,7 @@
 //! `completion`: shell completion scripts, and the hidden `__complete` command they call back.
 
 mod engine;
+mod pods;
 mod scripts;
 mod values;
 

@@ -1,5 +1,5 @@
 //! Live and fixed values the completion engine offers: cluster names from the control plane,
-//! contexts from the kubeconfig, resource kinds from discovery. Every lookup is bounded by a
+//! contexts from the kubeconfig, resource kinds from discovery (pods and containers in `pods`). Every lookup is bounded by a
 //! short timeout and silent on failure: a completion never prints an error into the prompt.
 
 use std::time::Duration;
@@ -44,9 +44,15 @@ const COMMON_KINDS: &[&str] = &[
 /// The connection flags already typed on the command line.
 #[derive(Debug, Default)]
 pub struct Connection {
-    kubeconfig: Option<String>,
-    karmada_context: Option<String>,
+    pub kubeconfig: Option<String>,
+    pub karmada_context: Option<String>,
     cluster_kubeconfig: Option<String>,
+    /// `-n`, `-C` and `-s`: where `exec`, `attach` and `logs` look for pods.
+    pub namespace: Option<String>,
+    pub cluster: Option<String>,
+    pub operation_scope: Option<String>,
+    /// The first positional argument (a pod, for `-c`'s containers).
+    pub first_positional: Option<String>,
 }
 
 impl Connection {
@@ -56,6 +62,9 @@ impl Connection {
             "kubeconfig" => self.kubeconfig = Some(value),
             "karmada_context" => self.karmada_context = Some(value),
             "cluster_kubeconfig" => self.cluster_kubeconfig = Some(value),
+            "namespace" => self.namespace = Some(value),
+            "cluster" => self.cluster = Some(value),
+            "operation_scope" => self.operation_scope = Some(value),
             _ => {}
         }
     }
@@ -126,7 +135,7 @@ pub fn resource_kinds(conn: &Connection) -> Vec<String> {
 }
 
 /// Runs a lookup on a private runtime, giving up after [`LOOKUP_TIMEOUT`].
-fn bounded<T>(lookup: impl Future<Output = Option<T>>) -> Option<T> {
+pub(super) fn bounded<T>(lookup: impl Future<Output = Option<T>>) -> Option<T> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
     runtime.block_on(async { tokio::time::timeout(LOOKUP_TIMEOUT, lookup).await.ok().flatten() })
 }

@@ -110,6 +110,11 @@ const ORDER: &[&str] = &[
     "path",
     "pathType",
     "backend",
+    "audiences",
+    "expirationSeconds",
+    "boundObjectRef",
+    "token",
+    "expirationTimestamp",
 ];
 
 /// Structs whose order contradicts the list above, by the field that holds them.

@@ -2,19 +2,21 @@
 //! or built by one of kubectl's generators (`create namespace NAME`, `create deployment …`).
 //! As upstream, it acts on Karmada only (no `--operation-scope`).
 
+mod edit_first;
 mod from_files;
 mod generate;
 mod generators;
 mod go_order;
 mod key_sources;
+mod raw;
 mod send;
+mod token;
 
-use clap::{Args, Subcommand};
+use clap::{ArgAction, Args, Subcommand};
 
 use super::connection::KarmadaConnection;
 use super::objects::flags::FileFlags;
 use crate::cli::Context;
-use generators::NotBuiltArgs;
 use generators::bindings::{ClusterRoleBindingArgs, RoleBindingArgs};
 use generators::configmap::ConfigMapArgs;
 use generators::cron_job::CronJobArgs;
@@ -51,15 +53,18 @@ pub struct CreateArgs {
     #[arg(short = 'l', long, value_name = "SELECTOR")]
     pub selector: Option<String>,
 
-    /// Edit the API resource before creating (not built: refused with exit code 2).
-    #[arg(long)]
+    /// Edit the API resource before creating
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value_t = false, default_missing_value = "true", value_name = "BOOL")]
     pub edit: bool,
 
     /// Only relevant if --edit=true. Defaults to the line ending native to your platform.
-    #[arg(long)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value_t = false, default_missing_value = "true", value_name = "BOOL")]
     pub windows_line_endings: bool,
 
-    /// Raw URI to POST to the server (not built: refused with exit code 2).
+    /// Raw URI to POST to the server. Uses the transport specified by the kubeconfig file
+    /// (only paths of the Karmada API server itself are reached).
     #[arg(long, value_name = "URI")]
     pub raw: Option<String>,
 
@@ -139,16 +144,7 @@ pub enum Generator {
     Poddisruptionbudget(PdbArgs),
     #[command(visible_alias = "ing")]
     Ingress(IngressArgs),
-    /// Request a service account token (not built: refused with exit code 2).
-    Token(NotBuiltArgs),
-}
-
-fn not_built(ctx: &Context, what: &str) -> anyhow::Error {
-    crate::error::NotBuilt {
-        command: format!("{} create {what}", ctx.parent()),
-        instead: Some("write the object's manifest and create it with -f.".into()),
-    }
-    .into()
+    Token(token::TokenArgs),
 }
 
 pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
@@ -238,6 +234,6 @@ pub fn run(args: CreateArgs, ctx: &Context) -> anyhow::Result<()> {
             generators::ingress::validate(&a)?;
             generate::run(ctx, c, &a.flags, "ingress", &a.names, |i| generators::ingress::build(&a, i))
         }
-        Generator::Token(_) => Err(not_built(ctx, "token")),
+        Generator::Token(a) => token::run(&a, ctx, c),
     }
 }

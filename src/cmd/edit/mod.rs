@@ -4,8 +4,8 @@
 //! file with the reasons at the top, as kubectl's edit loop does. As upstream, it acts on
 //! Karmada only (no `--operation-scope`).
 
-mod editor;
-mod text;
+pub(crate) mod editor;
+pub(crate) mod text;
 
 use clap::{ArgAction, Args};
 use serde_json::{Value, json};
@@ -65,8 +65,7 @@ pub struct EditArgs {
     #[arg(long, default_value = "kubectl-edit", value_name = "NAME")]
     pub field_manager: String,
 
-    /// Defaults to the line ending native to your platform (accepted; Linux line endings are
-    /// always written).
+    /// Defaults to the line ending native to your platform.
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
           default_value_t = false, default_missing_value = "true", value_name = "BOOL")]
     pub windows_line_endings: bool,
@@ -163,7 +162,7 @@ fn preserved(ctx: &Context, file: Option<&std::path::Path>, err: anyhow::Error) 
 }
 
 /// The binary's name as kubectl names its own (temporary files, the `replace` hint).
-fn base_name() -> String {
+pub(crate) fn base_name() -> String {
     std::env::args()
         .next()
         .and_then(|a| std::path::Path::new(&a).file_name().map(|f| f.to_string_lossy().into_owned()))
@@ -238,6 +237,7 @@ pub fn run(args: EditArgs, ctx: &Context) -> anyhow::Result<()> {
             validation,
             field_manager: &args.field_manager,
             subresource: subresource.as_deref(),
+            windows_line_endings: args.windows_line_endings,
         };
         session.edit_loop(&targets, &mut printer).await
     })
@@ -254,6 +254,7 @@ struct Session<'a> {
     validation: &'static str,
     field_manager: &'a str,
     subresource: Option<&'a str>,
+    windows_line_endings: bool,
 }
 
 /// The object as it is edited: without managedFields (kubectl clears them and puts them back).
@@ -292,12 +293,13 @@ impl Session<'_> {
         let mut edited: Vec<u8> = Vec::new();
         let mut contains_error = false;
         loop {
+            let crlf = |t: &str| text::line_endings(t.as_bytes().to_vec(), self.windows_line_endings);
             let mut buf = Vec::new();
             if header {
-                buf.extend_from_slice(text::header(&results.reasons).as_bytes());
+                buf.extend_from_slice(&crlf(&text::header(&results.reasons)));
             }
             if !contains_error {
-                buf.extend_from_slice(self.render(targets)?.as_bytes());
+                buf.extend_from_slice(&crlf(&self.render(targets)?));
                 original = buf.clone();
             } else {
                 buf.extend_from_slice(&text::manual_strip(&edited));

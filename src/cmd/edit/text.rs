@@ -73,6 +73,21 @@ pub fn has_lines(file: &[u8]) -> bool {
     })
 }
 
+/// The editor's text: LF, or CRLF as kubectl's CRLF writer makes it (`--windows-line-endings`).
+pub fn line_endings(text: Vec<u8>, windows: bool) -> Vec<u8> {
+    if !windows {
+        return text;
+    }
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
+    for b in text {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +105,7 @@ mod tests {
         assert!(has_lines(b"# x\n\n a: 1"));
         assert!(!has_lines(b"# x\n\n   \n"));
         assert_eq!(strip_comments(b"# c\na: 1\n"), strip_comments(b"a: 1"));
+        assert_eq!(strip_comments(&line_endings(b"# c\na: 1\n".to_vec(), true)), strip_comments(b"a: 1"));
+        assert_eq!(line_endings(b"a\nb\n".to_vec(), true), b"a\r\nb\r\n");
     }
 }

@@ -19,3 +19,4 @@ pub(crate) mod scale;
 pub mod served_json;
 pub(crate) mod special;
 pub(crate) mod table;
+mod token_request;

@@ -1,9 +1,8 @@
 //! Resources that are computed, not stored: access reviews (`kubectl auth can-i`), who-am-i,
-//! token reviews, and the TokenRequest subresource of service accounts.
+//! token reviews, and the TokenRequest subresource of service accounts (in `token_request`).
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use k8s_openapi::api::core::v1::ServiceAccount;
 use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
@@ -12,7 +11,6 @@ use crate::registry::ResourceDef;
 
 use crate::filters::dispatch::{Call, json_response};
 use crate::state::ApiState;
-use crate::storage::store_access;
 
 /// Serves the request when it is one of the computed resources; `None` otherwise.
 pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Option<Response>, ApiError> {
@@ -37,7 +35,7 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<O
             json_response(StatusCode::CREATED, &review)
         }
         ("authentication.k8s.io", "tokenreviews", "", "create") => token_review(state, call).await?,
-        ("", "serviceaccounts", "token", "create") => token_request(state, call).await?,
+        ("", "serviceaccounts", "token", "create") => super::token_request::serve(state, call, body(call)?).await?,
         (_, _, "scale", "get" | "update" | "patch") => crate::handlers::scale::serve(state, call, def).await?,
         _ => return Ok(None),
     };
@@ -133,50 +131,4 @@ async fn token_review(state: &ApiState, call: &Call) -> Result<Response, ApiErro
         _ => json!({"authenticated": false, "error": "invalid bearer token"}),
     };
     Ok(json_response(StatusCode::CREATED, &review))
-}
-
-/// TokenRequest: a bound, expiring token for an existing service account.
-async fn token_request(state: &ApiState, call: &Call) -> Result<Response, ApiError> {
-    let mut req = body(call)?;
-    let ns = call.info.namespace.as_str();
-    let name = call.info.name.as_str();
-    let sa: ServiceAccount = store_access::get_typed(state, "", "serviceaccounts", Some(ns), name)
-        .await
-        .ok_or_else(|| ApiError::not_found("", "serviceaccounts", name))?;
-    let uid = sa.metadata.uid.unwrap_or_default();
-    let spec = req.get("spec").cloned().unwrap_or_default();
-    let audiences = strings(spec.get("audiences"));
-    let seconds = spec.get("expirationSeconds").and_then(Value::as_i64).unwrap_or(3600);
-    if seconds < 600 {
-        return Err(ApiError::invalid(
-            "authentication.k8s.io",
-            "TokenRequest",
-            name,
-            vec![karmadactl_apimachinery::Cause::invalid(
-                "spec.expirationSeconds",
-                seconds,
-                "may not specify a duration less than 10 minutes",
-            )],
-        ));
-    }
-    let bound_object = crate::admission::token_binding::resolve(state, ns, name, &spec).await?;
-    let spec = crate::auth::authn::BoundTokenSpec {
-        namespace: ns.into(),
-        service_account_name: name.into(),
-        service_account_uid: uid,
-        audiences,
-        expiration_seconds: seconds,
-        bound_object,
-    };
-    let (token, expiration) = state
-        .sa_tokens
-        .issue_bound_token(&spec, jiff::Timestamp::now())
-        .map_err(|e| ApiError::internal(&format!("could not issue the token: {e}")))?;
-    req["apiVersion"] = json!("authentication.k8s.io/v1");
-    req["kind"] = json!("TokenRequest");
-    req["metadata"]["name"] = json!(name);
-    req["metadata"]["namespace"] = json!(ns);
-    req["spec"]["expirationSeconds"] = json!(seconds);
-    req["status"] = json!({"token": token, "expirationTimestamp": expiration.to_string()});
-    Ok(json_response(StatusCode::CREATED, &req))
 }

@@ -20,13 +20,6 @@ pub mod service_account;
 use clap::Args;
 use serde_json::{Value, json};
 
-/// The arguments of a create subcommand that is not built: taken whole, then refused.
-#[derive(Debug, Args)]
-pub struct NotBuiltArgs {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    pub args: Vec<String>,
-}
-
 /// NAME, `--image` and `-- COMMAND`: what `create job` and `create cronjob` share.
 #[derive(Debug, Args)]
 pub struct ContainerFlags {
