@@ -28,6 +28,7 @@ mod apply;
 mod architecture;
 mod auth_rbac;
 mod auth_tokens;
+mod burst;
 mod cli;
 mod cluster_controller;
 mod cluster_failover;
