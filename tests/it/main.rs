@@ -61,6 +61,7 @@ mod output;
 mod override_policy_admission;
 mod patch_delete;
 mod pki;
+mod plane_stop;
 mod policy_lifecycle;
 mod promote;
 mod propagation;
