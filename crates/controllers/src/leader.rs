@@ -36,10 +36,55 @@ pub fn elector() -> (Elector, watch::Receiver<bool>) {
 }
 
 impl Elector {
-    /// Campaigns for the lease for as long as the returned task runs.
-    pub fn start(self, client: kube::Client, identity: String, lease_duration: Duration) -> JoinHandle<()> {
-        tokio::spawn(campaign(self.0, Api::namespaced(client, LEASE_NAMESPACE), identity, lease_duration))
+    /// Campaigns for the lease until [`Campaign::resign`].
+    pub fn start(self, client: kube::Client, identity: String, lease_duration: Duration) -> Campaign {
+        let api = Api::namespaced(client, LEASE_NAMESPACE);
+        let task = tokio::spawn(campaign(self.0.clone(), api.clone(), identity.clone(), lease_duration));
+        Campaign { task, leading: self.0, api, identity }
     }
+}
+
+/// A replica's campaign for the lease, running until it resigns.
+pub struct Campaign {
+    task: JoinHandle<()>,
+    leading: watch::Sender<bool>,
+    api: Api<Lease>,
+    identity: String,
+}
+
+impl Campaign {
+    /// Stops campaigning and this replica's controllers, and hands a held lease back (an
+    /// empty holder, which the other replicas take at their next round rather than after a
+    /// whole lease duration without renewal), as client-go's `ReleaseOnCancel` does. The
+    /// server must still serve: the lease is written through it. A release that fails or
+    /// takes longer than `within` leaves the lease to expire as after a crash.
+    pub async fn resign(self, within: Duration) {
+        self.task.abort();
+        // No renewal of the aborted round can land after the release.
+        let _ = self.task.await;
+        if !self.leading.send_replace(false) {
+            return;
+        }
+        match tokio::time::timeout(within, release(&self.api, &self.identity)).await {
+            Ok(Ok(true)) => tracing::info!(identity = self.identity, "released the controller lease"),
+            Ok(Ok(false)) => {}
+            Ok(Err(err)) => tracing::warn!(error = %err, "could not release the controller lease; it expires instead"),
+            Err(_) => tracing::warn!("releasing the controller lease took too long; it expires instead"),
+        }
+    }
+}
+
+/// Empties the lease's holder when this replica holds it; says whether it did.
+async fn release(api: &Api<Lease>, identity: &str) -> Result<bool, kube::Error> {
+    let Some(mut lease) = api.get_opt(LEASE_NAME).await? else { return Ok(false) };
+    let spec = lease.spec.get_or_insert_with(LeaseSpec::default);
+    if spec.holder_identity.as_deref() != Some(identity) {
+        return Ok(false);
+    }
+    spec.holder_identity = Some(String::new());
+    spec.lease_duration_seconds = Some(1);
+    spec.renew_time = Some(MicroTime(jiff::Timestamp::now()));
+    conflict_is_false(api.replace(LEASE_NAME, &PostParams::default(), &lease).await)
 }
 
 /// `<hostname>_<address>`: unique per replica and says where to find it.

@@ -53,14 +53,20 @@ impl PlaneConfig {
 /// A running plane. Dropping it does not stop it; call [`Plane::shutdown`].
 pub struct Plane {
     pub server: RunningServer,
-    /// The elector, the client-side controllers, the engine and the simulator.
+    /// The client-side controllers, the engine and the simulator.
     background: Vec<JoinHandle<()>>,
+    /// With etcd, this replica's campaign for the controller lease.
+    campaign: Option<karmadactl_controllers::leader::Campaign>,
 }
 
 impl Plane {
-    /// Stops the server first (no new requests, in-flight ones finish for up to `grace`, its
-    /// loops stop), then everything that was its client.
+    /// Gives up the controller lease (etcd), stops the server (no new requests, in-flight ones
+    /// finish for up to `grace`, its loops stop), then everything that was its client.
     pub async fn shutdown(self, grace: Duration) {
+        // While the server still serves: the lease is written through it.
+        if let Some(campaign) = self.campaign {
+            campaign.resign(grace).await;
+        }
         self.server.shutdown(grace).await;
         for task in self.background {
             task.abort();
@@ -95,9 +101,10 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
     let server = karmadactl_apiserver::start(server_config, leading.clone()).await?;
     let client = server.client.clone();
     let mut background = Vec::new();
+    let mut campaign = None;
     if let Some(elector) = elector {
         let identity = leader::identity(&server.address.to_string());
-        background.push(elector.start(client.clone(), identity, config.leader_lease));
+        campaign = Some(elector.start(client.clone(), identity, config.leader_lease));
     }
     if let Some(sim) = config.simulation.clone() {
         background.extend(karmadactl_simulator::spawn(
@@ -111,10 +118,10 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
         && let Err(e) = karmada_controllers(&server, &config, &leading, &mut background).await
     {
         // Nothing of a half-started plane keeps running.
-        Plane { server, background }.shutdown(Duration::ZERO).await;
+        Plane { server, background, campaign }.shutdown(Duration::ZERO).await;
         return Err(e);
     }
-    Ok(Plane { server, background })
+    Ok(Plane { server, background, campaign })
 }
 
 /// The controllers of karmada-controller-manager and the engine, all clients of the server.

@@ -20,7 +20,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         return Ok(super::done());
     }
     let revision = owned::template_hash(&spec.template);
-    let pods = owned::owned_pods(&sim.client, &ns, &uid).await?;
+    let pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
     let mut live = Vec::new();
     for pod in pods {
         let node = pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use kube::api::{ListParams, Patch, PatchParams, PostParams};
+use kube::api::{Patch, PatchParams, PostParams};
 use kube::runtime::controller::Action;
 use kube::{Api, ResourceExt};
 use serde_json::json;
@@ -25,7 +25,7 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
     let desired = owned::replicas(spec.replicas);
     let hash = owned::template_hash(&spec.template);
     let rs_api: Api<ReplicaSet> = Api::namespaced(sim.client.clone(), &ns);
-    let all = rs_api.list(&ListParams::default()).await?.items;
+    let all = rs_api.list(&owned::selected_by(Some(&spec.selector))).await?.items;
     let mine: Vec<&ReplicaSet> = all.iter().filter(|rs| owned::controlled_by(&rs.metadata, &uid)).collect();
     let new = mine.iter().find(|rs| rs.labels().get(HASH_LABEL) == Some(&hash)).copied();
 

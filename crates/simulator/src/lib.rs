@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures::StreamExt;
-use kube::runtime::controller::Action;
+use kube::runtime::controller::{self, Action};
 use kube::runtime::{Controller, watcher};
 use kube::{Api, Client, Resource};
 use serde::de::DeserializeOwned;
@@ -107,6 +107,14 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
     ]
 }
 
+/// How many objects of one kind each simulated controller reconciles at once: the default of
+/// kube-controller-manager's `--concurrent-deployment-syncs`, `--concurrent-replicaset-syncs`
+/// and the like. kube-rs reconciles every queued object at once unless told otherwise; after a
+/// burst of a thousand Deployments that was a thousand requests in flight, each on a
+/// connection of its own, which the member's API server could not accept fast enough to
+/// answer anyone else (the plane's applies among them).
+const CONCURRENT_SYNCS: u16 = 5;
+
 /// Runs one owner kind's control loop: triggered by its own objects and by the objects it
 /// controls (pods, or ReplicaSets for Deployments).
 async fn run_controller<K, F, Fut>(sim: Arc<Sim>, reconcile: F)
@@ -116,7 +124,8 @@ where
     Fut: std::future::Future<Output = Result<Action, kube::Error>> + Send + 'static,
 {
     let owners: Api<K> = Api::all(sim.client.clone());
-    let controller = Controller::new(owners, watcher::Config::default());
+    let controller = Controller::new(owners, watcher::Config::default())
+        .with_config(controller::Config::default().concurrency(CONCURRENT_SYNCS));
     let controller = K::watch_children(controller, &sim.client);
     controller
         .run(reconcile, error_policy, sim)

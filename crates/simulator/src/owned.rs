@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
 use kube::api::{DeleteParams, ListParams, PostParams, Preconditions};
+use kube::core::Selector;
 use kube::runtime::{Controller, watcher};
 use kube::{Api, Client, Resource, ResourceExt};
 
@@ -72,15 +73,35 @@ pub fn controlled_by(meta: &ObjectMeta, uid: &str) -> bool {
     !uid.is_empty() && meta.owner_references.iter().flatten().any(|r| r.controller == Some(true) && r.uid == uid)
 }
 
-/// The live (not terminating) pods of the namespace that `uid` controls.
-pub async fn owned_pods(client: &Client, ns: &str, uid: &str) -> Result<Vec<Pod>, kube::Error> {
+/// The live (not terminating) pods of the namespace that `uid` controls, among those its
+/// `selector` picks.
+pub async fn owned_pods(
+    client: &Client,
+    ns: &str,
+    uid: &str,
+    selector: Option<&LabelSelector>,
+) -> Result<Vec<Pod>, kube::Error> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
-    let list = pods.list(&ListParams::default()).await?;
+    let list = pods.list(&selected_by(selector)).await?;
     Ok(list
         .items
         .into_iter()
         .filter(|p| controlled_by(&p.metadata, uid) && p.metadata.deletion_timestamp.is_none())
         .collect())
+}
+
+/// A list of what an owner's selector picks, as kube-controller-manager's controllers list
+/// their dependents before checking the controller reference. Listing the whole namespace
+/// instead made each reconcile read every pod or ReplicaSet there: with a thousand
+/// Deployments a burst of reconciles serialised a thousand objects each, the member's API
+/// server fell minutes behind and refused the plane's connections. A selector that cannot be
+/// written as a label query (an unknown operator, which the API server refuses anyway) lists
+/// the namespace, and the controller reference still decides.
+pub fn selected_by(selector: Option<&LabelSelector>) -> ListParams {
+    match selector.cloned().map(Selector::try_from) {
+        Some(Ok(s)) => ListParams::default().labels_from(&s),
+        _ => ListParams::default(),
+    }
 }
 
 /// How a new pod is named: exactly (StatefulSets) or with a generated suffix.
@@ -216,6 +237,25 @@ mod tests {
         assert!(controlled_by(&meta, "u1"));
         assert!(!controlled_by(&meta, "u2"));
         assert!(!controlled_by(&meta, ""));
+    }
+
+    #[test]
+    fn dependents_are_listed_by_the_owners_selector() {
+        let selector: LabelSelector = serde_json::from_value(serde_json::json!({
+            "matchLabels": {"app": "web"},
+            "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a", "b"]}],
+        }))
+        .unwrap();
+        let query = selected_by(Some(&selector)).label_selector.expect("a label query");
+        assert!(query.contains("app=web") && query.contains("tier in (a,b)"), "{query}");
+        // No selector (a Job the API server did not default), or one no label query can say:
+        // the namespace is listed and the controller reference decides.
+        assert_eq!(selected_by(None).label_selector, None);
+        let odd: LabelSelector = serde_json::from_value(serde_json::json!({
+            "matchExpressions": [{"key": "tier", "operator": "Near"}],
+        }))
+        .unwrap();
+        assert_eq!(selected_by(Some(&odd)).label_selector, None);
     }
 
     #[test]

@@ -13,12 +13,19 @@ use kube::api::{Patch, PatchParams};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, ResourceExt};
 use serde_json::{Value, json};
+use tokio::sync::Semaphore;
 
 use super::{Sim, nodes, owned, readiness, status};
+
+/// How many pods the scheduler and kubelets update at once. Each pod waits its ready delay on
+/// its own, but without a bound a burst of new pods became as many requests at once, each on
+/// a connection of its own to the member's API server.
+const CONCURRENT_UPDATES: usize = 16;
 
 pub async fn run(sim: Arc<Sim>) {
     let api: Api<Pod> = Api::all(sim.client.clone());
     let in_flight: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let updates = Arc::new(tokio::sync::Semaphore::new(CONCURRENT_UPDATES));
     let mut stream = watcher(api, watcher::Config::default()).default_backoff().applied_objects().boxed();
     while let Some(item) = stream.next().await {
         let pod = match item {
@@ -35,9 +42,9 @@ pub async fn run(sim: Arc<Sim>) {
         if !in_flight.lock().expect("not poisoned").insert(uid.clone()) {
             continue;
         }
-        let (sim, in_flight) = (sim.clone(), in_flight.clone());
+        let (sim, in_flight, updates) = (sim.clone(), in_flight.clone(), updates.clone());
         tokio::spawn(async move {
-            if let Err(e) = advance(&sim, &pod).await {
+            if let Err(e) = advance(&sim, &pod, &updates).await {
                 tracing::debug!(pod = %pod.name_any(), error = %e, "simulated kubelet could not update the pod");
             }
             in_flight.lock().expect("not poisoned").remove(&uid);
@@ -61,39 +68,45 @@ fn restarts(pod: &Pod) -> bool {
 }
 
 /// Moves the pod one or two steps on after the delay, re-reading it first so a pod that was
-/// deleted or already moved on is left alone.
-async fn advance(sim: &Sim, seen: &Pod) -> Result<(), kube::Error> {
+/// deleted or already moved on is left alone. Each step's requests hold one of `updates`; the
+/// delays hold none.
+async fn advance(sim: &Sim, seen: &Pod, updates: &Semaphore) -> Result<(), kube::Error> {
     let api: Api<Pod> = Api::namespaced(sim.client.clone(), &seen.namespace().unwrap_or_default());
     let name = seen.name_any();
     let mut node = seen.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
     if node.is_empty() {
         node = sim.pick_node();
         let bind = json!({"spec": {"nodeName": node}});
+        let _turn = turn(updates).await;
         api.patch(&name, &PatchParams::default(), &Patch::Merge(&bind)).await?;
     }
     tokio::time::sleep(sim.config.pod_ready_delay).await;
-    let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
-    if pod.metadata.uid != seen.metadata.uid || pod.metadata.deletion_timestamp.is_some() {
-        return Ok(());
-    }
     let node_index = sim.node_index(&node).unwrap_or(0);
-    let ready = !readiness::held_unready(&pod.metadata);
-    match owned::pod_phase(&pod) {
-        "Pending" => {
-            write_status(&api, &name, running(&pod, node_index, ready)).await?;
-            if restarts(&pod) || !ready {
-                return Ok(());
-            }
-            tokio::time::sleep(sim.config.pod_ready_delay).await;
-        }
-        "Running" if restarts(&pod) => {
-            if owned::pod_ready(&pod) != ready {
-                write_status(&api, &name, readiness_status(&pod, ready)).await?;
-            }
+    // Whether the pod finishes now, after another delay, or not at all.
+    let finish = {
+        let _turn = turn(updates).await;
+        let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
+        if pod.metadata.uid != seen.metadata.uid || pod.metadata.deletion_timestamp.is_some() {
             return Ok(());
         }
-        _ => {}
-    }
+        let ready = !readiness::held_unready(&pod.metadata);
+        match owned::pod_phase(&pod) {
+            "Pending" => {
+                write_status(&api, &name, running(&pod, node_index, ready)).await?;
+                (!restarts(&pod) && ready).then_some(sim.config.pod_ready_delay)
+            }
+            "Running" if restarts(&pod) => {
+                if owned::pod_ready(&pod) != ready {
+                    write_status(&api, &name, readiness_status(&pod, ready)).await?;
+                }
+                None
+            }
+            _ => Some(std::time::Duration::ZERO),
+        }
+    };
+    let Some(delay) = finish else { return Ok(()) };
+    tokio::time::sleep(delay).await;
+    let _turn = turn(updates).await;
     let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
     if pod.metadata.uid == seen.metadata.uid
         && owned::pod_phase(&pod) == "Running"
@@ -103,6 +116,11 @@ async fn advance(sim: &Sim, seen: &Pod) -> Result<(), kube::Error> {
         write_status(&api, &name, succeeded(&pod)).await?;
     }
     Ok(())
+}
+
+/// A place among the updates in flight; the semaphore is never closed.
+async fn turn(updates: &Semaphore) -> Option<tokio::sync::SemaphorePermit<'_>> {
+    updates.acquire().await.ok()
 }
 
 async fn write_status(api: &Api<Pod>, name: &str, status: Value) -> Result<(), kube::Error> {

@@ -18,7 +18,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
     }
     let Some(spec) = rs.spec.as_ref() else { return Ok(super::done()) };
     let desired = owned::replicas(spec.replicas) as usize;
-    let mut pods = owned::owned_pods(&sim.client, &ns, &uid).await?;
+    let mut pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
     if let Some(template) = &spec.template {
         for _ in pods.len()..desired {
             let owner = owned::controller_ref(rs.as_ref());

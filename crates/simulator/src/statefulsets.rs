@@ -22,7 +22,7 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
     }
     let desired = owned::replicas(spec.replicas) as usize;
     let revision = format!("{name}-{}", owned::template_hash(&spec.template));
-    let pods = owned::owned_pods(&sim.client, &ns, &uid).await?;
+    let pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
     let ordinal = |pod_name: &str| pod_name.strip_prefix(&format!("{name}-")).and_then(|s| s.parse::<usize>().ok());
 
     let mut live = Vec::new();

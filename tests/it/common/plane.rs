@@ -63,22 +63,23 @@ impl Plane {
         self.child.as_ref().map(Child::id)
     }
 
-    /// SIGTERM and wait (graceful stop).
-    pub fn stop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            unsafe {
-                libc::kill(c.id() as i32, libc::SIGTERM);
-            }
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = c.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let _ = c.kill();
-            let _ = c.wait();
+    /// SIGTERM and wait (graceful stop): how the process ended, `None` when it had to be
+    /// killed after 10 s (or was not running).
+    pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
+        let mut c = self.child.take()?;
+        unsafe {
+            libc::kill(c.id() as i32, libc::SIGTERM);
         }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = c.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = c.kill();
+        let _ = c.wait();
+        None
     }
 
     /// A kubectl (1.32 unless said otherwise) command against this plane as the administrator.
