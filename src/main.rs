@@ -1,9 +1,10 @@
 //! Thin entry point: the library parses, runs and classifies; this maps the result to an exit code.
 
 /// mimalloc instead of glibc's malloc: the plane builds and drops a JSON document's worth of
-/// small values on every request and watch event, and glibc's free lists cost it about a quarter
-/// of its CPU (docs/performance.md, "Allocator"). mimalloc hands freed pages back to the OS by
-/// itself; SQLite's C code keeps the C library's malloc, which `freed_memory::release` trims.
+/// small values on every request and watch event, and glibc's free lists cost it about a
+/// quarter of its CPU (docs/performance.md, "Cluster failover"). mimalloc hands freed pages back
+/// to the OS by itself; SQLite's C code keeps the C library's malloc, which
+/// `freed_memory::release` trims.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
