@@ -20,21 +20,10 @@ fn editor(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
-/// Temporary file names (random, named after each binary), the namespaces and the created
-/// objects' identities and versions differ.
+/// As for `edit` (temporary file names, the namespaces, the objects' identities and versions),
+/// and kubectl names itself in the hints it prints.
 fn text(s: &str) -> String {
-    let mut out = String::new();
-    for line in s.replace("theirs", "ours").lines() {
-        let volatile = ["\"uid\":", "\"resourceVersion\":", "\"creationTimestamp\":"];
-        let line = match line.find("\"/tmp/") {
-            Some(i) => format!("{}\"TMPFILE\"", &line[..i]),
-            None if volatile.iter().any(|v| line.trim_start().starts_with(v)) => "VOLATILE".to_string(),
-            None => line.to_string(),
-        };
-        out.push_str(&line.replace("kubectl.1.33", "karmadactl").replace("'kubectl create", "'karmadactl create"));
-        out.push('\n');
-    }
-    out
+    crate::edit::text(s).replace("'kubectl create", "'karmadactl create")
 }
 
 struct Pair<'a> {

@@ -21,7 +21,7 @@ fn editor(dir: &Path, name: &str, sed: &str) -> PathBuf {
 
 /// The temporary file names differ (random, and named after each binary), and so do the
 /// identities and versions of the two objects printed with `-o json`.
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::new();
     for line in s.replace("theirs", "ours").lines() {
         let volatile = ["\"uid\":", "\"resourceVersion\":", "\"creationTimestamp\":"];

@@ -49,19 +49,6 @@ fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
     }
 }
 
-fn holder(plane: &Plane) -> String {
-    let run = plane.kubectl_run(&[
-        "get",
-        "lease",
-        "-n",
-        "kube-system",
-        "karmadactl-controlplane",
-        "-o",
-        "jsonpath={.spec.holderIdentity}",
-    ]);
-    if run.code == 0 { run.stdout } else { String::new() }
-}
-
 fn join(plane: &Plane, name: &str, member: &Plane) {
     let mut cmd = common::karmadactl(plane.dir.path());
     cmd.args(["join", name, "--kubeconfig"]).arg(&plane.kubeconfig).arg("--cluster-kubeconfig").arg(&member.kubeconfig);
@@ -123,7 +110,7 @@ fn the_other_replica_takes_over_and_no_acknowledged_write_is_lost() {
     let address = |p: &Plane| p.url.trim_start_matches("https://").to_string();
     let mut leader_first = false;
     wait_until("a replica holds the controller lease", || {
-        let who = holder(&second);
+        let who = second.lease_holder();
         leader_first = who.ends_with(&format!("_{}", address(&first)));
         !who.is_empty()
     });
@@ -136,18 +123,23 @@ fn the_other_replica_takes_over_and_no_acknowledged_write_is_lost() {
 
     // The survivor takes the controllers over, and propagation goes on through it.
     let mine = format!("_{}", address(&survivor));
-    wait_until("the survivor holds the lease", || holder(&survivor).ends_with(&mine));
+    wait_until("the survivor holds the lease", || survivor.lease_holder().ends_with(&mine));
     survivor.create(&deployment("after", "member2"));
     wait_until("a workload created after the failover reaches member2", || in_member(&m2, "after"));
     // What was propagated before stays where it was.
     assert!(in_member(&m1, "before"));
+
+    // Creates go on through the survivor too (on a loaded machine they may trail the workload).
+    let through_failover = acknowledged.lock().unwrap().len() + 2;
+    wait_until("the writers got creates through after the failover", || {
+        acknowledged.lock().unwrap().len() >= through_failover
+    });
 
     stop.store(true, Ordering::Relaxed);
     for w in writers {
         w.join().unwrap();
     }
     let acknowledged = acknowledged.lock().unwrap().clone();
-    assert!(acknowledged.len() >= 4, "the writers got some creates through: {}", acknowledged.len());
     let listed = survivor.kubectl_ok(&["get", "configmaps", "-o", "jsonpath={.items[*].metadata.name}"]);
     let present: std::collections::HashSet<&str> = listed.split_whitespace().collect();
     let lost: Vec<&String> = acknowledged.iter().filter(|n| !present.contains(n.as_str())).collect();

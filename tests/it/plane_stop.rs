@@ -48,19 +48,6 @@ fn a_stopped_plane_comes_back_with_every_acknowledged_object() {
 const LEASE: &str = "90s";
 const HANDED_OVER_WITHIN: Duration = Duration::from_secs(50);
 
-fn holder(plane: &Plane) -> String {
-    let run = plane.kubectl_run(&[
-        "get",
-        "lease",
-        "-n",
-        "kube-system",
-        "karmadactl-controlplane",
-        "-o",
-        "jsonpath={.spec.holderIdentity}",
-    ]);
-    if run.code == 0 { run.stdout } else { String::new() }
-}
-
 #[test]
 fn a_stopping_replica_hands_the_controller_lease_over_at_once() {
     let etcd = EtcdCluster::start(1);
@@ -75,7 +62,7 @@ fn a_stopping_replica_hands_the_controller_lease_over_at_once() {
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let leader_is_first = loop {
-        let who = holder(&second);
+        let who = second.lease_holder();
         if !who.is_empty() {
             break who.ends_with(&address(&first));
         }
@@ -87,11 +74,11 @@ fn a_stopping_replica_hands_the_controller_lease_over_at_once() {
     let stopped = Instant::now();
     let status = leader.stop().expect("the leader exits on SIGTERM by itself");
     assert!(status.success(), "a graceful stop exits 0: {status:?}");
-    let released = holder(&survivor);
+    let released = survivor.lease_holder();
     assert!(!released.ends_with(&address(&leader)), "the stopped replica gave the lease up: holder {released:?}");
     let mine = address(&survivor);
     loop {
-        let who = holder(&survivor);
+        let who = survivor.lease_holder();
         if who.ends_with(&mine) {
             break;
         }

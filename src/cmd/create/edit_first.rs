@@ -106,14 +106,9 @@ impl Session<'_> {
                     continue;
                 }
             };
-            if text::strip_comments(&original) == text::strip_comments(&edited) {
+            if let Some(why) = text::cancelled(&original, &edited) {
                 let _ = std::fs::remove_file(&file);
-                ctx.printer.progress("Edit cancelled, no changes made.");
-                return Ok(());
-            }
-            if !text::has_lines(&edited) {
-                let _ = std::fs::remove_file(&file);
-                ctx.printer.progress("Edit cancelled, saved file was empty.");
+                ctx.printer.progress(why);
                 return Ok(());
             }
             for doc in docs {

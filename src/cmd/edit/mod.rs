@@ -318,14 +318,9 @@ impl Session<'_> {
             if let Some(old) = results.file.take() {
                 let _ = std::fs::remove_file(old);
             }
-            if text::strip_comments(&original) == text::strip_comments(&edited) {
+            if let Some(why) = text::cancelled(&original, &edited) {
                 let _ = std::fs::remove_file(&file);
-                ctx.printer.progress("Edit cancelled, no changes made.");
-                return Ok(());
-            }
-            if !text::has_lines(&edited) {
-                let _ = std::fs::remove_file(&file);
-                ctx.printer.progress("Edit cancelled, saved file was empty.");
+                ctx.printer.progress(why);
                 return Ok(());
             }
             results = Results { file: Some(file.clone()), ..Results::default() };

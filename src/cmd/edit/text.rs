@@ -73,6 +73,15 @@ pub fn has_lines(file: &[u8]) -> bool {
     })
 }
 
+/// Why an edit ends without a change, as kubectl says it: the file came back as it was sent
+/// (comments aside), or with nothing left in it.
+pub fn cancelled(original: &[u8], edited: &[u8]) -> Option<&'static str> {
+    if strip_comments(original) == strip_comments(edited) {
+        return Some("Edit cancelled, no changes made.");
+    }
+    (!has_lines(edited)).then_some("Edit cancelled, saved file was empty.")
+}
+
 /// The editor's text: LF, or CRLF as kubectl's CRLF writer makes it (`--windows-line-endings`).
 pub fn line_endings(text: Vec<u8>, windows: bool) -> Vec<u8> {
     if !windows {

@@ -120,6 +120,20 @@ impl Plane {
         super::run(cmd)
     }
 
+    /// Who holds the controllers' lease now (empty when no one does, or it cannot be read).
+    pub fn lease_holder(&self) -> String {
+        let run = self.kubectl_run(&[
+            "get",
+            "lease",
+            "-n",
+            "kube-system",
+            "karmadactl-controlplane",
+            "-o",
+            "jsonpath={.spec.holderIdentity}",
+        ]);
+        if run.code == 0 { run.stdout } else { String::new() }
+    }
+
     /// Like [`kubectl_run`] but panics unless it succeeded.
     pub fn kubectl_ok(&self, args: &[&str]) -> String {
         let out = self.kubectl_run(args);
