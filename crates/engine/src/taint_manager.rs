@@ -105,16 +105,21 @@ pub(crate) fn start(engine: &Arc<Engine>) -> Vec<JoinHandle<()>> {
     }));
     for _ in 0..EVICTION_WORKERS {
         let (m, weak): (Arc<TaintManager>, Weak<Engine>) = (manager.clone(), Arc::downgrade(engine));
+        let pacer = Arc::new(Mutex::new(Pacer::new(pace, Instant::now())));
         workers.push(tokio::spawn(async move {
             let queue = m.evictions.clone();
             queue
                 .serve(
                     move |key: EvictionKey| {
                         let (engine, m) = (weak.upgrade()?, m.clone());
+                        let pacer = pacer.clone();
                         Some(async move {
                             let result = sync_eviction(&engine, &m, &key).await;
                             if result.is_ok() {
-                                tokio::time::sleep(pace).await;
+                                let due = pacer.lock().unwrap_or_else(|e| e.into_inner()).due(Instant::now());
+                                if let Some(at) = due {
+                                    tokio::time::sleep_until(at.into()).await;
+                                }
                             }
                             result
                         })
@@ -133,6 +138,31 @@ fn pace(rate: f32) -> Duration {
         Duration::try_from_secs_f64(1.0 / f64::from(rate)).unwrap_or(MAX_EVICTION_DELAY).min(MAX_EVICTION_DELAY)
     } else {
         MAX_EVICTION_DELAY
+    }
+}
+
+/// The timer's resolution: tokio sleeps whole milliseconds.
+const TIMER_TICK: Duration = Duration::from_millis(1);
+
+/// Spaces one worker's evictions `pace` apart on average. Sleeping `pace` after each binding
+/// would sleep at least a timer tick, capping a worker at 1,000 bindings a second whatever
+/// `--resource-eviction-rate` asks; the pacer sleeps once the pauses owed add up to a tick.
+struct Pacer {
+    pace: Duration,
+    /// When the next binding may start.
+    next: Instant,
+}
+
+impl Pacer {
+    fn new(pace: Duration, now: Instant) -> Self {
+        Self { pace, next: now }
+    }
+
+    /// Counts one binding handled at `now`; when the worker must wait before the next one.
+    fn due(&mut self, now: Instant) -> Option<Instant> {
+        // Idle time is not saved up: after a quiet spell the worker starts at the pace again.
+        self.next = self.next.max(now) + self.pace;
+        (self.next.duration_since(now) >= TIMER_TICK).then_some(self.next)
     }
 }
 
@@ -294,6 +324,25 @@ mod tests {
 
     fn at(secs: i64) -> jiff::Timestamp {
         jiff::Timestamp::from_second(1_700_000_000 + secs).unwrap()
+    }
+
+    #[test]
+    fn the_pacer_keeps_rates_above_a_timer_tick() {
+        // 10,000 a second: ten bindings handled back to back owe one tick, and sleep once.
+        let start = Instant::now();
+        let mut p = Pacer::new(pace(10_000.0), start);
+        let sleeps: Vec<Option<Instant>> = (0..20).map(|_| p.due(start)).collect();
+        assert_eq!(sleeps.iter().filter(|s| s.is_some()).count(), 11);
+        assert_eq!(sleeps[8], None);
+        assert_eq!(sleeps[9], Some(start + Duration::from_millis(1)));
+        assert_eq!(sleeps[19], Some(start + Duration::from_millis(2)));
+        // Slower than a tick (2 a second): every binding waits its full pause.
+        let mut p = Pacer::new(pace(2.0), start);
+        assert_eq!(p.due(start), Some(start + Duration::from_millis(500)));
+        assert_eq!(p.due(start), Some(start + Duration::from_millis(1000)));
+        // A quiet spell is not saved up as credit.
+        let later = start + Duration::from_secs(60);
+        assert_eq!(p.due(later), Some(later + Duration::from_millis(500)));
     }
 
     fn taint(key: &str, added: i64) -> Taint {
