@@ -30,6 +30,7 @@ pub mod spdy;
 mod status;
 pub mod strategic;
 mod uid;
+pub mod upgrade;
 pub mod websocket;
 mod yaml_body;
 

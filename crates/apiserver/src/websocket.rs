@@ -8,12 +8,5 @@ pub use karmadactl_apimachinery::websocket::{
 
 /// Whether the request asks for a WebSocket upgrade (Go's wsstream.IsWebSocketRequest).
 pub fn is_upgrade(headers: &http::HeaderMap) -> bool {
-    let has = |name: http::header::HeaderName, token: &str| {
-        headers
-            .get_all(name)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .any(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
-    };
-    has(http::header::CONNECTION, "upgrade") && has(http::header::UPGRADE, "websocket")
+    karmadactl_apimachinery::upgrade::requested(headers, "websocket")
 }

@@ -147,7 +147,8 @@ impl Results {
         self.edit += 1;
         self.reasons.push(Reason {
             head: format!("{resource} {name:?} was not valid"),
-            other: vec![format!(": Invalid value: \"The edited file failed validation\": {error}")],
+            // The cause names no field: Go prints its nil path as `<nil>`.
+            other: vec![format!("<nil>: Invalid value: \"The edited file failed validation\": {error}")],
         });
         format!("error: {resource} {name:?} is invalid")
     }

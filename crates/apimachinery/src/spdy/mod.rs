@@ -33,12 +33,5 @@ pub mod stream_type {
 
 /// Whether the headers ask for a SPDY/3.1 upgrade.
 pub fn is_upgrade(headers: &http::HeaderMap) -> bool {
-    let has = |name: http::header::HeaderName, token: &str| {
-        headers
-            .get_all(name)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .any(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
-    };
-    has(http::header::CONNECTION, "upgrade") && has(http::header::UPGRADE, UPGRADE)
+    crate::upgrade::requested(headers, UPGRADE)
 }
