@@ -100,7 +100,7 @@ source: {{component: config-watcher}}
 fn normalise(text: &str) -> String {
     let mut in_events = false;
     let mut out = String::new();
-    for line in text.lines() {
+    for line in data_sorted(text).lines() {
         if line == "Events:" || line.starts_with("Non-terminated Pods:") {
             in_events = true;
         } else if !line.starts_with("  ") {
@@ -124,6 +124,27 @@ fn normalise(text: &str) -> String {
         }
     }
     out
+}
+
+/// The keys under `Data` / `====` in sorted order: kubectl walks a Go map there, so its order
+/// changes from run to run (this tool sorts them).
+fn data_sorted(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        out.push(lines[i]);
+        if lines[i] == "====" && i > 0 && lines[i - 1] == "Data" {
+            let end = (i + 1..lines.len()).find(|&j| lines[j].is_empty()).unwrap_or(lines.len());
+            let mut section = lines[i + 1..end].to_vec();
+            section.sort_unstable();
+            out.extend(section);
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    out.join("\n")
 }
 
 /// Compares one run of each. Controllers may update an object's status between the two reads
