@@ -86,9 +86,20 @@ impl<'a> Twins<'a> {
         let theirs = self.kubectl(&with_ns("theirs"));
         let ours = self.ours(&with_ns("ours"));
         let text = |s: &str| s.replace("theirs", "ours").replace("kubectl.1.33", "karmadactl");
+        // client-go may log (klog: `I1127 00:01:27.676833 …`) a watch it cancelled itself when
+        // `--timeout` ran out; that is kubectl's diagnostics, not its output.
+        let klog = |l: &&str| {
+            let b = l.as_bytes();
+            b.len() > 5 && b"IWE".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit) && b[5] == b' '
+        };
+        let their_stderr: String = if theirs.stderr.lines().any(|l| klog(&l)) {
+            theirs.stderr.lines().filter(|l| !klog(l)).map(|l| format!("{l}\n")).collect()
+        } else {
+            theirs.stderr.clone()
+        };
         assert_eq!(ours.code, theirs.code, "{args:?}: kubectl said {}, karmadactl said {}", theirs.stderr, ours.stderr);
         assert_eq!(ours.stdout, text(&theirs.stdout), "stdout of {args:?}");
-        assert_eq!(ours.stderr, text(&theirs.stderr), "stderr of {args:?}");
+        assert_eq!(ours.stderr, text(&their_stderr), "stderr of {args:?}");
         assert_eq!(self.objects("ours"), self.objects("theirs"), "objects after {args:?}");
         ours
     }
