@@ -133,12 +133,14 @@ pub async fn check_requester(
 }
 
 /// Validates an object about to be stored. Returns the warnings to send (unknown fields under
-/// `fieldValidation=Warn`, the default) or the 400/422 error.
+/// `fieldValidation=Warn`, the default) or the 400/422 error. `old` is the stored object an
+/// update replaces.
 pub fn validate(
     state: &ApiState,
     def: &ResourceDef,
     obj: &mut Value,
     raw: Option<&[u8]>,
+    old: Option<&Value>,
     field_validation: Option<&str>,
 ) -> Result<Vec<String>, ApiError> {
     let mode = match field_validation.unwrap_or("Warn") {
@@ -152,7 +154,7 @@ pub fn validate(
         }
     };
     prepare_for_write(def, obj);
-    let mut warnings = crate::admission::validation::validate(state, def, obj, raw, mode)?;
+    let mut warnings = crate::admission::validation::validate(state, def, obj, raw, old, mode)?;
     if let Some(w) = stored_only_warning(def) {
         warnings.push(w);
     }

@@ -21,10 +21,11 @@ pub fn validate(
     def: &ResourceDef,
     obj: &mut Value,
     raw: Option<&[u8]>,
+    old: Option<&Value>,
     mode: FieldValidation,
 ) -> Result<Vec<String>, ApiError> {
     let name = obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-    let prepared = registry::prepare(def, obj, raw);
+    let prepared = registry::prepare(def, obj, raw, old);
     if let Some(e) = &prepared.decode_error {
         return Err(ApiError::bad_request(format!(
             "{kind} in version \"{version}\" cannot be handled as a {kind}: {msg}",

@@ -59,14 +59,14 @@ mod tests {
         let def = cluster_def();
         let mut ok = json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
             "metadata": {"name": "member1"}, "spec": {"syncMode": "Push", "apiEndpoint": "https://1.2.3.4:6443", "bogus": 1}});
-        let prepared = prepare(&def, &mut ok, None);
+        let prepared = prepare(&def, &mut ok, None, None);
         assert!(prepared.errors.is_empty(), "{:?}", prepared.errors);
         assert_eq!(prepared.unknown, ["spec.bogus"]);
         assert!(ok["spec"].get("bogus").is_none());
 
         let mut bad = json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
             "metadata": {"name": "member1"}, "spec": {"syncMode": "Sideways"}});
-        let prepared = prepare(&def, &mut bad, None);
+        let prepared = prepare(&def, &mut bad, None, None);
         assert!(prepared.errors.iter().any(|e| e.path == "spec.syncMode"), "{:?}", prepared.errors);
         assert_eq!(def.name_rule.validate(&"a".repeat(49)).len(), 1);
         assert!(def.name_rule.validate(&"a".repeat(48)).is_empty());

@@ -142,7 +142,7 @@ pub async fn finish(
         let generation = current.get("metadata").and_then(|m| m.get("generation")).and_then(Value::as_i64).unwrap_or(0);
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
-    let warnings = admission::validate(state, def, &mut new, raw, call.param("fieldValidation"))?;
+    let warnings = admission::validate(state, def, &mut new, raw, Some(&current), call.param("fieldValidation"))?;
     admission::check_requester(state, def, call, Some(&current), &new).await?;
     if !applied {
         super::managed::record(def, call, Some(&current), &mut new);

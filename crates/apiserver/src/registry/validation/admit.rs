@@ -42,13 +42,15 @@ impl Prepared {
 /// Prepares `obj` for storage: for built-ins, typed decoding, unknown-field removal and the kind's
 /// checks; for custom resources, pruning, defaulting and schema validation. `raw` is the request
 /// body as sent, for duplicate detection (None for patches, whose result has no duplicates).
-/// `metadata` rules are not checked here (apimachinery's job).
-pub fn prepare(def: &ResourceDef, obj: &mut Value, raw: Option<&[u8]>) -> Prepared {
+/// `old` is the stored object an update replaces: a custom resource's top-level fields left as
+/// stored are not checked again (kube's validation ratcheting). `metadata` rules are not
+/// checked here (apimachinery's job).
+pub fn prepare(def: &ResourceDef, obj: &mut Value, raw: Option<&[u8]>, old: Option<&Value>) -> Prepared {
     let duplicates = raw.map(duplicate_fields).unwrap_or_default();
     if let Some(validator) = &def.validator {
-        let unknown = validator.prune(obj);
+        let unknown = validator.prune_update(obj, old);
         validator.default(obj);
-        let errors = validator.validate(obj);
+        let errors = validator.validate_update(obj, old);
         return Prepared { decode_error: None, unknown, duplicates, errors };
     }
     match decode(def, obj) {
@@ -75,7 +77,7 @@ mod tests {
         let def = reg.lookup("", "v1", "configmaps").unwrap();
         let raw = br#"{"metadata": {"name": "c"}, "data": {"a": "1", "a": "2", "b c": "3"}, "dat": 1}"#;
         let mut obj: Value = serde_json::from_slice(raw).unwrap();
-        let p = prepare(&def, &mut obj, Some(raw));
+        let p = prepare(&def, &mut obj, Some(raw), None);
         assert_eq!(p.decode_error, None);
         assert_eq!(p.unknown, ["dat"]);
         assert_eq!(p.duplicates, ["data.a"]);
@@ -87,7 +89,7 @@ mod tests {
         assert!(obj.get("dat").is_none());
 
         let mut bad = json!({"data": {"a": 1}});
-        let p = prepare(&def, &mut bad, None);
+        let p = prepare(&def, &mut bad, None, None);
         assert_eq!(p.decode_error.as_ref().unwrap().path, "data.a");
         assert!(p.errors.is_empty() && p.strict_error().is_none());
     }
@@ -103,7 +105,7 @@ mod tests {
         .unwrap();
         let def = reg.apply_crd(&crd).unwrap().remove(0);
         let mut obj = json!({"apiVersion": "example.com/v1", "kind": "W", "spec": {"m": "x", "extra": true}});
-        let p = prepare(&def, &mut obj, None);
+        let p = prepare(&def, &mut obj, None, None);
         assert_eq!(p.unknown, ["spec.extra"]);
         assert_eq!(obj["spec"]["n"], 1);
         assert_eq!(p.errors[0].path, "spec.m");

@@ -2,6 +2,7 @@
 //! Schema (draft 7), compiled with `jsonschema` when the first object of that version is
 //! checked, errors worded like kube's go-openapi.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
@@ -31,6 +32,17 @@ pub struct CrdValidator {
     /// Built on first use: a plane serves many kinds that nobody writes, and the compiled form
     /// of a large schema holds several times the schema's own memory.
     compiled: OnceLock<Result<jsonschema::Validator, SchemaError>>,
+    /// The schema split at the root, for updates that change only some top-level fields
+    /// (a status write leaves `spec` as stored): built on the first such update.
+    parts: OnceLock<Result<RootParts, SchemaError>>,
+}
+
+/// A root schema compiled in pieces: the root's own keywords with every property accepted,
+/// and each property's schema on its own.
+#[derive(Debug)]
+struct RootParts {
+    shell: jsonschema::Validator,
+    fields: BTreeMap<String, jsonschema::Validator>,
 }
 
 impl CrdValidator {
@@ -42,7 +54,7 @@ impl CrdValidator {
     /// [`new`](Self::new) for a schema the caller keeps too.
     pub fn shared(schema: Arc<Value>) -> Result<Self, SchemaError> {
         compile(&schema)?;
-        Ok(Self { schema, compiled: OnceLock::new() })
+        Ok(Self { schema, compiled: OnceLock::new(), parts: OnceLock::new() })
     }
 
     fn compiled(&self) -> &Result<jsonschema::Validator, SchemaError> {
@@ -57,7 +69,7 @@ impl CrdValidator {
     /// Every schema violation, with kube's field paths and wording.
     pub fn validate(&self, obj: &Value) -> Vec<FieldError> {
         let mut errs: Vec<FieldError> = match self.compiled() {
-            Ok(compiled) => compiled.iter_errors(obj).map(|e| to_field_error(&e, obj)).collect(),
+            Ok(compiled) => compiled.iter_errors(obj).map(|e| to_field_error(&e, obj, "")).collect(),
             // Compiling is deterministic and succeeded when the schema was loaded; should it
             // ever fail here, the object is refused rather than stored unchecked.
             Err(e) => vec![FieldError::invalid_raw("", "{...}", e.to_string())],
@@ -66,10 +78,45 @@ impl CrdValidator {
         errs
     }
 
+    /// [`validate`](Self::validate) for an update of `old`, with kube's validation ratcheting
+    /// at the top level: a top-level field equal to the stored one is not checked again (kube
+    /// drops errors in unchanged fields, so their outcome cannot matter). A status write then
+    /// costs a check of `status` and the root only, not of the whole `spec`.
+    pub fn validate_update(&self, obj: &Value, old: Option<&Value>) -> Vec<FieldError> {
+        let (Some(old), Value::Object(map)) = (old, obj) else { return self.validate(obj) };
+        let changed: Vec<&String> =
+            map.iter().filter(|(k, v)| old.get(k.as_str()) != Some(*v)).map(|(k, _)| k).collect();
+        if changed.len() == map.len() {
+            return self.validate(obj);
+        }
+        let Ok(parts) = self.parts.get_or_init(|| compile_parts(&self.schema)) else { return self.validate(obj) };
+        // The whole-object order: property errors, then the root's own, then kube's extra checks.
+        let mut errs = Vec::new();
+        for key in &changed {
+            let value = &map[key.as_str()];
+            if let Some(field) = parts.fields.get(key.as_str()) {
+                errs.extend(field.iter_errors(value).map(|e| to_field_error(&e, value, key)));
+            }
+        }
+        errs.extend(parts.shell.iter_errors(obj).map(|e| to_field_error(&e, obj, "")));
+        for key in changed {
+            if let Some(field_schema) = structural::field_schema(&self.schema, key) {
+                structural::extra_checks(&map[key.as_str()], field_schema, key, &mut errs);
+            }
+        }
+        errs
+    }
+
     /// Removes fields the schema does not know and returns their paths (`spec.foo`).
     pub fn prune(&self, obj: &mut Value) -> Vec<String> {
+        self.prune_update(obj, None)
+    }
+
+    /// [`prune`](Self::prune) for an update of `old`: a top-level field equal to the stored one
+    /// holds nothing unknown (the stored copy was pruned), so it is not walked.
+    pub fn prune_update(&self, obj: &mut Value, old: Option<&Value>) -> Vec<String> {
         let mut out = Vec::new();
-        structural::prune(obj, &self.schema, "", true, &mut out);
+        structural::prune_root(obj, &self.schema, old, &mut out);
         out
     }
 
@@ -109,6 +156,21 @@ const COPIED: &[&str] = &[
 
 fn flag(s: &Map<String, Value>, key: &str) -> bool {
     s.get(key).and_then(Value::as_bool) == Some(true)
+}
+
+/// The root's keywords with each property accepted as is, and each property's schema compiled
+/// on its own.
+fn compile_parts(schema: &Value) -> Result<RootParts, SchemaError> {
+    let mut fields = BTreeMap::new();
+    let mut shell = schema.clone();
+    if let Some(Value::Object(props)) = shell.get_mut("properties") {
+        for (key, field) in props.iter_mut() {
+            fields.insert(key.clone(), compile(field)?);
+            // An empty schema accepts anything: the field is checked by its own validator.
+            *field = json!({});
+        }
+    }
+    Ok(RootParts { shell: compile(&shell)?, fields })
 }
 
 /// Rewrites Kubernetes' OpenAPI 3.0 dialect into draft-7 JSON Schema, keeping only validation
@@ -191,9 +253,9 @@ fn convert(s: &Value) -> Value {
 
 /// Turns a JSON pointer location into kube's field path, using the instance to tell list
 /// indices from numeric map keys.
-fn kube_path(location: &Location, root: &Value) -> String {
+fn kube_path(location: &Location, root: &Value, prefix: &str) -> String {
     let mut cur = Some(root);
-    let mut path = String::new();
+    let mut path = prefix.to_string();
     for seg in location.segments() {
         let name = match seg {
             LocationSegment::Property(p) => p.into_owned(),
@@ -222,8 +284,9 @@ fn go_number(v: &Value) -> String {
     }
 }
 
-fn to_field_error(err: &ValidationError<'_>, root: &Value) -> FieldError {
-    let path = kube_path(err.instance_path(), root);
+/// `root` is the instance validated, found at `prefix` in the object (empty for the object).
+fn to_field_error(err: &ValidationError<'_>, root: &Value, prefix: &str) -> FieldError {
+    let path = kube_path(err.instance_path(), root, prefix);
     let value: &Value = err.instance();
     let invalid = |msg: String| FieldError::invalid(&path, value, format!("{path} in body {msg}"));
     match err.kind() {
@@ -372,6 +435,62 @@ mod tests {
             msgs(json!({"spec": {"size": 2, "labels": {"0": 1}}})),
             ["spec.labels.0: Invalid value: \"integer\": spec.labels.0 in body must be of type string: \"integer\""]
         );
+    }
+
+    /// A root with a required field and a status beside spec, as CRDs with a status subresource.
+    fn with_status() -> CrdValidator {
+        let spec = validator().schema()["properties"]["spec"].clone();
+        CrdValidator::new(&json!({
+            "type": "object",
+            "required": ["spec"],
+            "properties": {
+                "spec": spec,
+                "status": {"type": "object", "properties": {"ready": {"type": "integer", "minimum": 0},
+                    "list": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}}}
+            }
+        }))
+        .unwrap()
+    }
+
+    fn update_msgs(v: &CrdValidator, new: Value, old: &Value) -> Vec<String> {
+        v.validate_update(&new, Some(old)).iter().map(FieldError::message).collect()
+    }
+
+    #[test]
+    fn updates_ratchet_unchanged_top_level_fields() {
+        let v = with_status();
+        // Stored before the schema required spec.size: a status write still goes through, as
+        // kube's ratcheting drops errors in fields the update leaves alone.
+        let old = json!({"spec": {"name": "toolong"}, "status": {"ready": 1}});
+        assert_eq!(v.validate(&old).len(), 2);
+        assert!(update_msgs(&v, json!({"spec": {"name": "toolong"}, "status": {"ready": 2}}), &old).is_empty());
+        // What changed is checked with the same paths and words as a whole-object check.
+        let bad_status = json!({"spec": {"name": "toolong"}, "status": {"ready": -1, "list": ["a", "a"]}});
+        assert_eq!(
+            update_msgs(&v, bad_status, &old),
+            [
+                "status.ready: Invalid value: -1: status.ready in body should be greater than or equal to 0",
+                "status.list[1]: Duplicate value: \"a\""
+            ]
+        );
+        let new = json!({"spec": {"size": 20}, "status": {"ready": 1}});
+        assert_eq!(update_msgs(&v, new.clone(), &old), msgs_of(&v, &new));
+        // The root's own keywords are always checked.
+        assert_eq!(update_msgs(&v, json!({"status": {"ready": 1}}), &old), ["spec: Required value"]);
+    }
+
+    #[test]
+    fn updates_prune_only_changed_top_level_fields() {
+        let v = with_status();
+        let old = json!({"spec": {"size": 1, "stale": true}, "status": {"ready": 1}});
+        let mut new = json!({"spec": {"size": 1, "stale": true}, "status": {"ready": 2, "extra": 1}});
+        assert_eq!(v.prune_update(&mut new, Some(&old)), ["status.extra"]);
+        assert_eq!(new, json!({"spec": {"size": 1, "stale": true}, "status": {"ready": 2}}));
+        assert_eq!(v.prune_update(&mut new, None), ["spec.stale"]);
+    }
+
+    fn msgs_of(v: &CrdValidator, obj: &Value) -> Vec<String> {
+        v.validate(obj).iter().map(FieldError::message).collect()
     }
 
     #[test]

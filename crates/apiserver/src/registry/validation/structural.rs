@@ -14,13 +14,23 @@ fn flag(s: &Value, key: &str) -> bool {
 
 /// The schema for a key of an object: from `properties`, else a schema-valued
 /// `additionalProperties`.
-fn field_schema<'a>(s: &'a Value, key: &str) -> Option<&'a Value> {
+pub(crate) fn field_schema<'a>(s: &'a Value, key: &str) -> Option<&'a Value> {
     s.get("properties").and_then(|p| p.get(key)).or_else(|| s.get("additionalProperties").filter(|a| a.is_object()))
+}
+
+/// [`prune`] from the root of an object, leaving alone top-level fields equal to those of `old`
+/// (the stored copy, already pruned).
+pub fn prune_root(v: &mut Value, s: &Value, old: Option<&Value>, out: &mut Vec<String>) {
+    prune_at(v, s, "", true, old, out);
 }
 
 /// Removes fields the schema does not know, recording their paths. At the root and in embedded
 /// resources `apiVersion` and `kind` are always kept and `metadata` is pruned to `ObjectMeta`.
 pub fn prune(v: &mut Value, s: &Value, path: &str, root: bool, out: &mut Vec<String>) {
+    prune_at(v, s, path, root, None, out);
+}
+
+fn prune_at(v: &mut Value, s: &Value, path: &str, root: bool, old: Option<&Value>, out: &mut Vec<String>) {
     let resource = root || flag(s, "x-kubernetes-embedded-resource");
     let keep_unknown =
         flag(s, "x-kubernetes-preserve-unknown-fields") || s.get("additionalProperties") == Some(&Value::Bool(true));
@@ -33,6 +43,9 @@ pub fn prune(v: &mut Value, s: &Value, path: &str, root: bool, out: &mut Vec<Str
                     continue;
                 }
                 let Some(value) = map.get_mut(&k) else { continue };
+                if old.and_then(|o| o.get(&k)) == Some(&*value) {
+                    continue;
+                }
                 if resource && k == "metadata" {
                     prune_metadata(value, &p, out);
                 } else if let Some(fs) = field_schema(s, &k) {
