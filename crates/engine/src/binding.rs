@@ -52,6 +52,11 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
     if r.uid.as_deref().is_some_and(|u| Some(u) != template.metadata.uid.as_deref()) {
         return Ok(());
     }
+    // What names this version of the template for the interpreter's memo of revisions.
+    let template_version = match (template.metadata.uid.as_deref(), template.metadata.resource_version.as_deref()) {
+        (Some(uid), Some(rv)) if !uid.is_empty() && !rv.is_empty() => Some(format!("{uid}/{rv}")),
+        _ => None,
+    };
     let template = interpreted::object_value(&template_key.gvk, &template);
     let divided = binding
         .spec()
@@ -79,7 +84,12 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
             && binding.spec().replicas.unwrap_or(0) > 0
             && interpreted::enabled(engine, &manifest, Operation::ReviseReplica)
         {
-            match engine.interpreter.revise_replica(&manifest, i64::from(target.replicas.unwrap_or(0))).await {
+            let replicas = i64::from(target.replicas.unwrap_or(0));
+            let revised = match &template_version {
+                Some(version) => engine.interpreter.revise_replica_of(&manifest, version, replicas).await,
+                None => engine.interpreter.revise_replica(&manifest, replicas).await,
+            };
+            match revised {
                 Ok(revised) => manifest = revised,
                 Err(e) => {
                     failures.push(format!("cluster {}: {e}", target.name));

@@ -82,6 +82,7 @@ pub struct Interpreter {
     /// The shipped third-party customizations.
     third_party: Arc<RuleSet>,
     vm: Vm,
+    revisions: crate::revision_memo::RevisionMemo,
 }
 
 impl Interpreter {
@@ -114,6 +115,7 @@ impl Interpreter {
     /// updated or deleted, with all of them).
     pub fn set_customizations(&self, set: RuleSet) {
         *self.user.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(set);
+        self.revisions.clear();
     }
 
     /// Replaces the user's customizations with those in `objects` (every
@@ -197,6 +199,32 @@ impl Interpreter {
         match self.answerer(object, op) {
             Some(Answerer::Script(source, script)) => {
                 self.vm.revise_replica(&script, object, replicas).map_err(|e| e.into_error(op, source))
+            }
+            Some(Answerer::Webhook(hook)) => hook.revise_replica(object, replicas).await,
+            None => native::revise_replica(object, replicas),
+        }
+    }
+
+    /// [`revise_replica`](Self::revise_replica) of an object its caller names by `version`
+    /// (one that changes whenever the object may, such as the uid and resourceVersion of the
+    /// template it was derived from): a script's answer for the same version and count is
+    /// kept and given again without running it. Webhooks are always asked.
+    pub async fn revise_replica_of(
+        &self,
+        object: &Value,
+        version: &str,
+        replicas: i64,
+    ) -> Result<Value, InterpretError> {
+        let op = Operation::ReviseReplica;
+        match self.answerer(object, op) {
+            Some(Answerer::Script(source, script)) => {
+                if let Some(revised) = self.revisions.get(&script, version, replicas) {
+                    return Ok(revised);
+                }
+                let revised =
+                    self.vm.revise_replica(&script, object, replicas).map_err(|e| e.into_error(op, source))?;
+                self.revisions.put(&script, version, replicas, &revised);
+                Ok(revised)
             }
             Some(Answerer::Webhook(hook)) => hook.revise_replica(object, replicas).await,
             None => native::revise_replica(object, replicas),

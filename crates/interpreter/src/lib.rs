@@ -24,6 +24,7 @@ mod interpreter;
 pub mod lua;
 pub mod native;
 mod operation;
+mod revision_memo;
 mod target;
 mod thirdparty;
 pub mod webhook;
