@@ -14,16 +14,23 @@ use super::walk::diff;
 /// client-side-to-server-side apply migration rewrites them this way); otherwise the stored ones
 /// carry over.
 pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
-    let sent = entries::raw(new).cloned();
-    let stored = old.and_then(entries::raw).cloned();
-    let mut list = match (&sent, &stored) {
-        (Some(s), st) if Some(s) != st.as_ref() => entries::read(new),
-        _ => old.map(entries::read).unwrap_or_default(),
+    let stored = old.and_then(entries::raw);
+    let (sent, sent_differs) = match entries::raw(new) {
+        Some(s) => (true, Some(s) != stored),
+        None => (false, false),
     };
-    let empty = Value::Object(serde_json::Map::new());
-    let before = old.map(|o| ctx.tracked(o)).unwrap_or(empty);
-    let d = diff(&before, &ctx.tracked(new), ctx.shape);
-    if !d.changed.is_empty() || !d.removed.is_empty() {
+    let mut list = if sent_differs { entries::read(new) } else { old.map(entries::read).unwrap_or_default() };
+    let (before, after) = match old {
+        Some(old) => changed_parts(ctx, old, new),
+        None => (Value::Object(serde_json::Map::new()), ctx.tracked(new)),
+    };
+    let d = diff(&before, &after, ctx.shape);
+    let unchanged = d.changed.is_empty() && d.removed.is_empty();
+    if unchanged && sent && !sent_differs {
+        // The client sent back the stored entries and changed nothing anyone owns: they stand.
+        return;
+    }
+    if !unchanged {
         for e in list.iter_mut() {
             e.set = e.set.difference(&d.removed);
             if !e.is(ctx.manager, Operation::Update, ctx.subresource) {
@@ -47,6 +54,24 @@ pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
         }
     }
     entries::write(new, list);
+}
+
+/// The tracked parts of `old` and `new`, of the top-level fields that differ only: equal fields
+/// add nothing to a diff, and copying an unchanged spec on every status write is most of the
+/// cost of recording it.
+fn changed_parts(ctx: &Context<'_>, old: &Value, new: &Value) -> (Value, Value) {
+    let (Value::Object(old_map), Value::Object(new_map)) = (old, new) else {
+        return (ctx.tracked(old), ctx.tracked(new));
+    };
+    let differing = |map: &serde_json::Map<String, Value>, other: &serde_json::Map<String, Value>| {
+        Value::Object(
+            map.iter()
+                .filter(|(k, v)| other.get(k.as_str()) != Some(*v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+    };
+    (ctx.tracked(&differing(old_map, new_map)), ctx.tracked(&differing(new_map, old_map)))
 }
 
 /// The union of the sets of every entry but the ones `skip` picks.
