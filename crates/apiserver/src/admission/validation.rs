@@ -8,6 +8,7 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
 use karmadactl_karmada_api::policy::OverrideSpec;
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::registry::validation::{interpreter_webhook, override_policy};
@@ -39,7 +40,9 @@ pub fn validate(
     {
         return Err(ApiError::bad_request(msg));
     }
-    let meta: ObjectMeta = serde_json::from_value(obj.get("metadata").cloned().unwrap_or(Value::Null))
+    // Decoded from a reference: a copy of the metadata (managedFields and all) per write is
+    // measurable on the paths that write most.
+    let meta = ObjectMeta::deserialize(obj.get("metadata").unwrap_or(&Value::Null))
         .map_err(|e| ApiError::bad_request(format!("metadata is malformed: {e}")))?;
     let mut causes = validate_object_meta(&meta, def.namespaced, name_rule(def.name_rule));
     causes.extend(prepared.errors.iter().map(to_cause));

@@ -103,11 +103,58 @@ fn prune_against(input: &mut Value, output: &Value, path: &str, out: &mut Vec<St
 /// Removes unknown fields from an object's `metadata` found at `path`, recording their paths.
 /// Metadata that does not decode is left alone for validation to report.
 pub(crate) fn prune_metadata(meta: &mut Value, path: &str, out: &mut Vec<String>) {
+    // Nearly every write's metadata has only ObjectMeta's own fields; the typed round trip
+    // below (managedFields and all) would find nothing to prune, at the cost of copying it.
+    if only_known_metadata(meta) {
+        return;
+    }
     if let Ok(typed) = serde_json::from_value::<ObjectMeta>(meta.clone())
         && let Ok(back) = serde_json::to_value(&typed)
     {
         prune_against(meta, &back, path, out);
     }
+}
+
+/// ObjectMeta's fields (as k8s-openapi's type has them), and those of the two kinds of list
+/// items in it.
+const METADATA_FIELDS: &[&str] = &[
+    "annotations",
+    "creationTimestamp",
+    "deletionGracePeriodSeconds",
+    "deletionTimestamp",
+    "finalizers",
+    "generateName",
+    "generation",
+    "labels",
+    "managedFields",
+    "name",
+    "namespace",
+    "ownerReferences",
+    "resourceVersion",
+    "selfLink",
+    "uid",
+];
+const OWNER_REFERENCE_FIELDS: &[&str] = &["apiVersion", "blockOwnerDeletion", "controller", "kind", "name", "uid"];
+const MANAGED_FIELDS_ENTRY_FIELDS: &[&str] =
+    &["apiVersion", "fieldsType", "fieldsV1", "manager", "operation", "subresource", "time"];
+
+/// Whether `meta` holds no field ObjectMeta lacks, so that pruning it would remove nothing.
+/// Anything unusual (a null list item, a list that is not one) answers false, leaving the
+/// decision to the typed round trip.
+fn only_known_metadata(meta: &Value) -> bool {
+    let Value::Object(fields) = meta else { return false };
+    let items_known = |v: &Value, known: &[&str]| match v {
+        Value::Array(items) => {
+            items.iter().all(|item| matches!(item, Value::Object(o) if o.keys().all(|k| known.contains(&k.as_str()))))
+        }
+        Value::Null => true,
+        _ => false,
+    };
+    fields.iter().all(|(k, v)| match k.as_str() {
+        "ownerReferences" => items_known(v, OWNER_REFERENCE_FIELDS),
+        "managedFields" => items_known(v, MANAGED_FIELDS_ENTRY_FIELDS),
+        other => METADATA_FIELDS.contains(&other),
+    })
 }
 
 /// Paths of keys that appear more than once in the same JSON object of a raw body
@@ -240,5 +287,33 @@ mod tests {
         prune_metadata(&mut meta, "metadata", &mut out);
         assert_eq!(out, ["metadata.nme", "metadata.ownerReferences[0].x"]);
         assert_eq!(meta, json!({"name": "a", "labels": null, "ownerReferences": [{"name": "o"}]}));
+    }
+
+    #[test]
+    fn metadata_with_only_known_fields_is_left_as_the_typed_round_trip_leaves_it() {
+        let samples = [
+            json!({"name": "a", "namespace": "n", "uid": "u", "resourceVersion": "1", "generation": 2,
+                "creationTimestamp": "2026-01-01T00:00:00Z", "labels": {"k": "v"}, "annotations": {},
+                "finalizers": ["f"], "ownerReferences": [{"apiVersion": "v1", "kind": "K", "name": "o", "uid": "x",
+                    "controller": true, "blockOwnerDeletion": true}],
+                "managedFields": [{"manager": "m", "operation": "Update", "apiVersion": "v1",
+                    "time": "2026-01-01T00:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {".": {}}}}]}),
+            json!({"name": "a", "labels": null, "managedFields": null}),
+            json!({"name": "a", "managedFields": [{"manager": "m", "extra": 1}]}),
+            json!({"name": "a", "ownerReferences": [null]}),
+        ];
+        assert!(only_known_metadata(&samples[0]) && only_known_metadata(&samples[1]));
+        assert!(!only_known_metadata(&samples[2]) && !only_known_metadata(&samples[3]));
+        for sample in samples {
+            let mut fast = sample.clone();
+            let mut out = Vec::new();
+            prune_metadata(&mut fast, "metadata", &mut out);
+            let mut slow = sample.clone();
+            let mut slow_out = Vec::new();
+            if let Ok(typed) = serde_json::from_value::<ObjectMeta>(sample.clone()) {
+                prune_against(&mut slow, &serde_json::to_value(&typed).unwrap(), "metadata", &mut slow_out);
+            }
+            assert_eq!((fast, out), (slow, slow_out));
+        }
     }
 }
