@@ -23,6 +23,7 @@ mod meta_validation;
 mod names;
 mod patch;
 pub mod quantity;
+pub mod resource_list;
 mod request_info;
 mod selector;
 mod selector_parser;
