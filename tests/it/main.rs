@@ -44,6 +44,7 @@ mod exec;
 mod exec_client;
 mod exec_spdy;
 mod explain;
+mod federated_quota;
 mod failover_etcd;
 mod generated;
 mod get_clusters;
