@@ -94,7 +94,8 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
         "spec": {"overall": {"cpu": "1"}, "staticAssignments": [
             {"clusterName": "member1", "hard": {"cpu": "2", "pods": "1"}}]},
     });
-    let (code, body) = post(&fleet, "/apis/policy.karmada.io/v1alpha1/namespaces/default/federatedresourcequotas", &bad);
+    let (code, body) =
+        post(&fleet, "/apis/policy.karmada.io/v1alpha1/namespaces/default/federatedresourcequotas", &bad);
     assert_eq!(code, 422, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     for part in [
@@ -150,7 +151,11 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
     // Scaling counts too; usage follows the templates as they change.
     let scale = fleet.k("karmada-apiserver", &["scale", "deployment", "fits", "-n", "default", "--replicas=5"]);
     assert_ne!(scale.code, 0);
-    assert!(scale.stderr.contains("exceeded quota: team, requested: cpu=1500m, used: cpu=1, limited: cpu=2"), "{}", scale.stderr);
+    assert!(
+        scale.stderr.contains("exceeded quota: team, requested: cpu=1500m, used: cpu=1, limited: cpu=2"),
+        "{}",
+        scale.stderr
+    );
     fleet.k_ok("karmada-apiserver", &["scale", "deployment", "fits", "-n", "default", "--replicas=1"]);
     let (code, body) = post(&fleet, DEPLOYMENTS, &deployment("big", 3));
     assert_eq!(code, 201, "exactly overall fits: {body}");

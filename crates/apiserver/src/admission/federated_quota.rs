@@ -116,3 +116,28 @@ async fn used_by_others(state: &ApiState, namespace: &str, this: (&str, &str, &s
     }
     Ok(used)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_template_counts_replicas_times_each_replicas_requests() {
+        let deployment = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "ns"},
+            "spec": {"replicas": 3, "template": {"spec": {"containers": [
+                {"name": "a", "resources": {"requests": {"cpu": "250m", "memory": "64Mi"}}},
+                {"name": "b", "resources": {"requests": {"cpu": "250m"}}},
+            ]}}},
+        });
+        assert_eq!(
+            resource_list::to_json(&usage(&deployment)),
+            json!({"cpu": "1500m", "memory": "192Mi", "pods": "3",
+                "requests.cpu": "1500m", "requests.memory": "192Mi"})
+        );
+        // A kind the native interpreter has no replicas for counts nothing.
+        assert!(usage(&json!({"apiVersion": "v1", "kind": "ConfigMap"})).is_empty());
+    }
+}

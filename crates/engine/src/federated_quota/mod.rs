@@ -38,13 +38,19 @@ pub struct QuotaKey {
 impl QuotaKey {
     fn of_work(w: &Work) -> Option<Self> {
         let labels = w.labels();
-        Some(Self { namespace: labels.get(QUOTA_NAMESPACE_LABEL)?.clone(), name: labels.get(QUOTA_NAME_LABEL)?.clone() })
+        Some(Self {
+            namespace: labels.get(QUOTA_NAMESPACE_LABEL)?.clone(),
+            name: labels.get(QUOTA_NAME_LABEL)?.clone(),
+        })
     }
 }
 
 /// A quota changed or went: it is synced again.
 pub fn on_quota(engine: &Arc<Engine>, quota: &FederatedResourceQuota, _deleted: bool) {
-    engine.queues.federated_quota.add(QuotaKey { namespace: quota.namespace().unwrap_or_default(), name: quota.name_any() });
+    engine
+        .queues
+        .federated_quota
+        .add(QuotaKey { namespace: quota.namespace().unwrap_or_default(), name: quota.name_any() });
 }
 
 /// A quota's Work changed (its status is collected) or went (it is made again if still wanted).
@@ -88,12 +94,8 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &QuotaKey) -> Result<(), Recon
         // The quota is gone: so are its ResourceQuotas in the members.
         return delete_works(engine, works.iter().map(|w| w.as_ref())).await;
     };
-    let assigned: BTreeMap<String, _> = quota
-        .spec
-        .static_assignments
-        .iter()
-        .map(|a| (wellknown::execution_space(&a.cluster_name), a))
-        .collect();
+    let assigned: BTreeMap<String, _> =
+        quota.spec.static_assignments.iter().map(|a| (wellknown::execution_space(&a.cluster_name), a)).collect();
     // Works of clusters no longer assigned anything (upstream's orphan works).
     let orphans = works.iter().filter(|w| !assigned.contains_key(&w.namespace().unwrap_or_default()));
     delete_works(engine, orphans.map(|w| w.as_ref())).await?;

@@ -13,8 +13,8 @@ use karmadactl_karmada_api::policy::quota::{
     ClusterQuotaStatus, FederatedResourceQuota, FederatedResourceQuotaStatus, ResourceList,
 };
 use karmadactl_karmada_api::work::Work;
-use kube::api::{Api, PostParams};
 use kube::ResourceExt;
+use kube::api::{Api, PostParams};
 use serde_json::Value;
 
 use crate::context::Engine;
@@ -22,14 +22,19 @@ use crate::error::ReconcileError;
 use crate::names;
 
 /// Writes the quota's status from its Works, when it differs from the stored one.
-pub async fn collect(engine: &Engine, quota: &FederatedResourceQuota, works: &[Arc<Work>]) -> Result<(), ReconcileError> {
+pub async fn collect(
+    engine: &Engine,
+    quota: &FederatedResourceQuota,
+    works: &[Arc<Work>],
+) -> Result<(), ReconcileError> {
     let status = aggregate(quota, works);
     if quota.status.as_ref() == Some(&status) {
         return Ok(());
     }
     let mut updated = quota.clone();
     updated.status = Some(status);
-    let api: Api<FederatedResourceQuota> = Api::namespaced(engine.client.clone(), &quota.namespace().unwrap_or_default());
+    let api: Api<FederatedResourceQuota> =
+        Api::namespaced(engine.client.clone(), &quota.namespace().unwrap_or_default());
     // A conflict means the quota changed meanwhile; its event queues it again.
     match api.replace_status(&quota.name_any(), &PostParams::default(), &updated).await {
         Ok(_) => Ok(()),

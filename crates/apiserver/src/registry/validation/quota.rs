@@ -192,12 +192,12 @@ mod tests {
     #[test]
     fn federated_quota_assignments_stay_within_overall() {
         let frq = json!({"metadata": {"name": "q"}, "spec": {
-            "overall": {"cpu": "2", "memory": "1Gi"},
-            "staticAssignments": [
-                {"clusterName": "member1", "hard": {"cpu": "1500m"}},
-                {"clusterName": "member2", "hard": {"cpu": "1", "pods": "3"}},
-                {"clusterName": "Bad_Name", "hard": {}},
-            ]}});
+        "overall": {"cpu": "2", "memory": "1Gi"},
+        "staticAssignments": [
+            {"clusterName": "member1", "hard": {"cpu": "1500m"}},
+            {"clusterName": "member2", "hard": {"cpu": "1", "pods": "3"}},
+            {"clusterName": "Bad_Name", "hard": {}},
+        ]}});
         let text = messages(&federated_resource_quota(&frq)).join("\n");
         assert!(text.contains("spec.overall[cpu]: Invalid value: \"2\": overall is less than assignments"), "{text}");
         assert!(text.contains(
