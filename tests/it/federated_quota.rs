@@ -159,6 +159,14 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
     fleet.k_ok("karmada-apiserver", &["scale", "deployment", "fits", "-n", "default", "--replicas=1"]);
     let (code, body) = post(&fleet, DEPLOYMENTS, &deployment("big", 3));
     assert_eq!(code, 201, "exactly overall fits: {body}");
+    let patch = fleet
+        .k("karmada-apiserver", &["patch", "deployment", "big", "-n", "default", "-p", r#"{"spec":{"replicas":4}}"#]);
+    assert_ne!(patch.code, 0);
+    assert!(
+        patch.stderr.contains(r#"deployments.apps "big" is forbidden: exceeded quota: team, requested: cpu=500m, used: cpu=2, limited: cpu=2"#),
+        "{}",
+        patch.stderr
+    );
 
     // A dropped assignment takes its ResourceQuota away; the other stays.
     fleet.apply(&quota(None));
