@@ -127,9 +127,15 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
 
     // One watch per kind; what each event wakes is in `wakes`.
     let cluster_wakes = wakes::ClusterWakes::default();
+    // Quotas look at a cluster when it first appears, as upstream's sync controller reacts to
+    // Cluster creation only: status heartbeats do not rescan every quota's Works.
+    let quota_clusters = Mutex::new(std::collections::HashSet::new());
     let on_cluster = move |e: &Arc<Engine>, c: &Cluster, deleted| {
         cluster_wakes.on_cluster(e, c, deleted);
-        if !deleted {
+        let mut seen = quota_clusters.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if deleted {
+            seen.remove(&c.name_any());
+        } else if seen.insert(c.name_any()) {
             federated_quota::on_cluster(e, c);
         }
     };

@@ -60,7 +60,7 @@ pub fn on_work(engine: &Arc<Engine>, work: &Work) {
     }
 }
 
-/// A cluster joined or changed: the quotas that assign it something get their Work.
+/// A cluster joined: the quotas that assign it something get their Work.
 pub fn on_cluster(engine: &Arc<Engine>, cluster: &Cluster) {
     let name = cluster.name_any();
     for quota in engine.caches.federated_quotas.state() {
