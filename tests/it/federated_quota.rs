@@ -168,7 +168,9 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
         patch.stderr
     );
 
-    // A dropped assignment takes its ResourceQuota away; the other stays.
+    // A dropped assignment takes its ResourceQuota away; the other stays. A Work that only
+    // copies the quota's labels is not the quota's and is left alone.
+    fleet.apply(LOOKALIKE);
     fleet.apply(&quota(None));
     fleet.wait("member2's ResourceQuota removed", || match member_quota(&fleet, "member2") {
         None => Ok(()),
@@ -188,4 +190,21 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
         None => Ok(()),
         Some(q) => Err(q["metadata"].to_string()),
     });
+    let lookalike = fleet.get("karmada-apiserver", &["work", "lookalike", "-n", "karmada-es-member2"]);
+    assert!(lookalike.is_some_and(|w| w["metadata"]["deletionTimestamp"].is_null()), "the lookalike Work was deleted");
 }
+
+/// A Work in member2's execution namespace with the quota's labels but not its name.
+const LOOKALIKE: &str = "apiVersion: work.karmada.io/v1alpha1
+kind: Work
+metadata:
+  name: lookalike
+  namespace: karmada-es-member2
+  labels:
+    federatedresourcequota.karmada.io/namespace: default
+    federatedresourcequota.karmada.io/name: team
+spec:
+  workload:
+    manifests:
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: lookalike, namespace: default}}
+";

@@ -378,6 +378,25 @@ mod tests {
     }
 
     #[test]
+    fn resource_quotas_show_used_over_hard_with_limits_apart() {
+        let meta = json!({"name": "q", "creationTimestamp": "2024-05-01T11:59:55Z"});
+        let quota = json!({"metadata": meta, "status": {
+            "hard": {"pods": "10", "limits.cpu": "2", "requests.memory": "1024Mi", "cpu": "1"},
+            "used": {"pods": "3", "limits.cpu": "500m"}}});
+        assert_eq!(
+            cells(&RESOURCE_QUOTA, quota),
+            [
+                json!("q"),
+                json!("5s"),
+                json!("cpu: 0/1, pods: 3/10, requests.memory: 0/1Gi"),
+                json!("limits.cpu: 500m/2")
+            ]
+        );
+        // Nothing reported yet: empty cells, as kubectl shows a quota before its controller ran.
+        assert_eq!(cells(&RESOURCE_QUOTA, json!({"metadata": meta})), [json!("q"), json!("5s"), json!(""), json!("")]);
+    }
+
+    #[test]
     fn services() {
         let meta = json!({"name": "web", "creationTimestamp": "2024-05-01T11:00:00Z"});
         let svc = json!({"metadata": meta, "spec": {"clusterIP": "10.0.0.7", "selector": {"app": "web", "a": "b"},
