@@ -323,6 +323,8 @@ fn create_generators_build_what_kubectl_builds() {
         // kubectl: the YAML writer's known difference, see go_yaml.rs.)
         &["create", "cronjob", "cj1", "--image=busybox", "--schedule=0 3 * * *", "--", "date"],
         &["create", "job", "j1", "--image=busybox", "--", "echo", "hi"],
+        &["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"],
+        &["create", "quota", "q3"],
         &[
             "create",
             "role",
@@ -352,18 +354,26 @@ fn create_generators_build_what_kubectl_builds() {
         let created = pair.same(&with(&["--save-config"]));
         assert!(created.stdout.ends_with(" created\n"), "{args:?}: {}", created.stdout);
     }
-    pair.same_objects("deployments,configmaps,secrets,serviceaccounts,services,jobs,cronjobs,roles,rolebindings");
+    pair.same_objects(
+        "deployments,configmaps,secrets,serviceaccounts,services,jobs,cronjobs,roles,rolebindings,resourcequotas",
+    );
+    // A quota kube's validation refuses (a count must be whole) is refused alike.
+    let q1 = ["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"];
+    pair.same(&[&q1[..], &["--dry-run=client", "-o", "yaml"]].concat());
+    let refused = pair.refused(&q1);
+    assert!(
+        refused.stderr.contains(r#"spec.hard[secrets]: Invalid value: "1500m": must be an integer"#),
+        "{}",
+        refused.stderr
+    );
     for (kind, name) in
         [("namespace", "space"), ("clusterrole", "cr1"), ("clusterrole", "agg"), ("clusterrolebinding", "crb1")]
     {
         pair.same_cluster_object(kind, name);
     }
-    // The plane serves no PriorityClasses, ResourceQuotas, PodDisruptionBudgets or Ingresses: the objects
+    // The plane serves no PriorityClasses, PodDisruptionBudgets or Ingresses: the objects
     // kubectl would send, then its refusal.
     let unserved: &[(&[&str], &str)] = &[
-        (&["create", "quota", "q1", "--hard=pods=2,cpu=1000m,memory=1G,secrets=1.5,requests.storage=0.5Gi"], "quota"),
-        (&["create", "resourcequota", "q2", "--hard=pods=10", "--scopes=BestEffort,NotTerminating"], "quota"),
-        (&["create", "quota", "q3"], "quota"),
         (&["create", "priorityclass", "pc1", "--value=1000", "--description=high <priority>"], "priorityclass"),
         (&["create", "pc", "pc2", "--value=-5", "--preemption-policy=Never", "--global-default"], "priorityclass"),
         (

@@ -45,6 +45,7 @@ mod exec_client;
 mod exec_spdy;
 mod explain;
 mod failover_etcd;
+mod federated_quota;
 mod generated;
 mod get_clusters;
 mod host_init;

@@ -16,6 +16,7 @@ const ROOTS: &[(&str, &str, &str)] = &[
     ("v1", "Event", "api.core.v1.Event"),
     ("v1", "Pod", "api.core.v1.Pod"),
     ("v1", "Node", "api.core.v1.Node"),
+    ("v1", "ResourceQuota", "api.core.v1.ResourceQuota"),
     ("apps/v1", "Deployment", "api.apps.v1.Deployment"),
     ("apps/v1", "ReplicaSet", "api.apps.v1.ReplicaSet"),
     ("apps/v1", "StatefulSet", "api.apps.v1.StatefulSet"),

@@ -24,6 +24,7 @@ mod names;
 mod patch;
 pub mod quantity;
 mod request_info;
+pub mod resource_list;
 mod selector;
 mod selector_parser;
 pub mod spdy;

@@ -105,6 +105,25 @@ impl Quantity {
         Self { nanos: self.nanos.saturating_add(other.nanos), format }
     }
 
+    /// `self - other`, keeping `self`'s format as Kubernetes' Quantity.Sub does.
+    #[must_use]
+    pub fn minus(self, other: Self) -> Self {
+        let format = if self.nanos == 0 { other.format } else { self.format };
+        Self { nanos: self.nanos.saturating_sub(other.nanos), format }
+    }
+
+    /// `self × n` (a per-replica request times the replicas), saturating rather than wrapping.
+    #[must_use]
+    pub fn times(self, n: i64) -> Self {
+        Self { nanos: self.nanos.saturating_mul(i128::from(n)), format: self.format }
+    }
+
+    /// Compares by value whatever the format (`1Gi` > `1G`, `1` equals `1000m`), as
+    /// Kubernetes' Quantity.Cmp does; `==` also compares how the quantities are written.
+    pub fn cmp_value(&self, other: &Self) -> std::cmp::Ordering {
+        self.nanos.cmp(&other.nanos)
+    }
+
     pub fn is_zero(&self) -> bool {
         self.nanos == 0
     }
@@ -208,6 +227,18 @@ mod tests {
         assert_eq!(q("32Gi").plus(q("32Gi")).to_string(), "64Gi");
         assert_eq!(Quantity::zero().plus(q("1Gi")).plus(q("512Mi")).to_string(), "1536Mi");
         assert_eq!(q("100m").plus(q("200m")).millis(), 300);
+    }
+
+    #[test]
+    fn differences_products_and_order() {
+        assert_eq!(q("2").minus(q("500m")).to_string(), "1500m");
+        assert_eq!(Quantity::zero().minus(q("1Gi")).to_string(), "-1Gi");
+        assert_eq!(q("250m").times(4).to_string(), "1");
+        assert_eq!(q("512Mi").times(3).to_string(), "1536Mi");
+        assert_eq!(q("1Gi").cmp_value(&q("1G")), std::cmp::Ordering::Greater);
+        assert_eq!(q("1").cmp_value(&q("1000m")), std::cmp::Ordering::Equal);
+        // Saturates instead of wrapping to a negative request.
+        assert_eq!(q("1E").times(i64::MAX).cmp_value(&q("1E")), std::cmp::Ordering::Greater);
     }
 
     #[test]

@@ -68,6 +68,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
             cluster_bindings: reflector::store().0,
             works,
             namespaces: reflector::store().0,
+            federated_quotas: reflector::store().0,
         },
         queues: Queues {
             detect: Queue::new(),
@@ -79,6 +80,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
             namespace_sync: Queue::new(),
             application_failover: Queue::new(),
             graceful_eviction: Queue::new(),
+            federated_quota: Queue::new(),
         },
         templates: Mutex::new(HashMap::new()),
         starting: Mutex::new(Default::default()),

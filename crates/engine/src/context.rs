@@ -60,6 +60,7 @@ pub struct Caches {
     pub cluster_bindings: Store<ClusterResourceBinding>,
     pub works: Store<Work>,
     pub namespaces: Store<k8s_openapi::api::core::v1::Namespace>,
+    pub federated_quotas: Store<karmadactl_karmada_api::policy::quota::FederatedResourceQuota>,
 }
 
 pub struct Queues {
@@ -74,6 +75,8 @@ pub struct Queues {
     pub application_failover: Arc<Queue<BindingKey>>,
     /// Bindings with eviction tasks (served only with the `GracefulEviction` gate).
     pub graceful_eviction: Arc<Queue<BindingKey>>,
+    /// FederatedResourceQuotas (namespace, name).
+    pub federated_quota: Arc<Queue<crate::federated_quota::QuotaKey>>,
 }
 
 /// Which clusters this engine executes Works for.

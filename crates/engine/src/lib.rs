@@ -29,6 +29,9 @@
 //!   once the evicted copy may go, so the binding controller deletes its Work.
 //! * `binding_status` (the binding status controllers): Works' status → the binding's and the
 //!   template's status.
+//! * `federated_quota` (the FederatedResourceQuota sync and status controllers): static
+//!   assignments → a ResourceQuota Work per assigned cluster; those Works' status → the
+//!   quota's aggregated status.
 //! * `workload_rebalancer`: WorkloadRebalancers → `rescheduleTriggeredAt` on the bindings of
 //!   the workloads they list, which the scheduler answers with a fresh assignment.
 //! * `interpreter_config` (the declarative config manager): the plane's
@@ -56,6 +59,7 @@ pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
 pub mod execution;
+pub(crate) mod federated_quota;
 pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
@@ -117,12 +121,24 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         namespace_sync: Queue::new(),
         application_failover: Queue::new(),
         graceful_eviction: Queue::new(),
+        federated_quota: Queue::new(),
     };
     let mut tasks = vec![];
 
     // One watch per kind; what each event wakes is in `wakes`.
     let cluster_wakes = wakes::ClusterWakes::default();
-    let on_cluster = move |e: &Arc<Engine>, c: &Cluster, deleted| cluster_wakes.on_cluster(e, c, deleted);
+    // Quotas look at a cluster when it first appears, as upstream's sync controller reacts to
+    // Cluster creation only: status heartbeats do not rescan every quota's Works.
+    let quota_clusters = Mutex::new(std::collections::HashSet::new());
+    let on_cluster = move |e: &Arc<Engine>, c: &Cluster, deleted| {
+        cluster_wakes.on_cluster(e, c, deleted);
+        let mut seen = quota_clusters.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if deleted {
+            seen.remove(&c.name_any());
+        } else if seen.insert(c.name_any()) {
+            federated_quota::on_cluster(e, c);
+        }
+    };
     let (clusters, t) = follow(Api::all(client.clone()), when_up(&slot, on_cluster));
     tasks.push(t);
     let (propagation_policies, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_propagation_policy));
@@ -154,6 +170,8 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     tasks.push(t);
     let (namespace_store, t) = follow(Api::all(client.clone()), when_up(&slot, wakes::on_namespace));
     tasks.push(t);
+    let (federated_quotas, t) = follow(Api::all(client.clone()), when_up(&slot, federated_quota::on_quota));
+    tasks.push(t);
     let interpreter = Arc::new(karmadactl_interpreter::Interpreter::standard());
     let up = slot.clone();
     let (customizations, t) =
@@ -176,6 +194,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             cluster_bindings,
             works,
             namespaces: namespace_store.clone(),
+            federated_quotas: federated_quotas.clone(),
         },
         queues,
         templates: Mutex::new(HashMap::new()),
@@ -201,6 +220,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         ready(c.cluster_bindings.clone()),
         ready(c.works.clone()),
         ready(c.namespaces.clone()),
+        ready(c.federated_quotas.clone()),
         // Templates are first interpreted after this, with the user's customizations loaded.
         ready(customizations),
     ];
@@ -232,6 +252,9 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     }
     for n in namespace_store.state() {
         engine.queues.namespace_sync.add(n.name_any());
+    }
+    for q in federated_quotas.state() {
+        federated_quota::on_quota(&engine, &q, false);
     }
 
     let mut workers = vec![];
@@ -287,6 +310,11 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         &engine,
         |e| e.queues.namespace_sync.clone(),
         |e, k: String| async move { namespace_sync::reconcile(&e, &k).await.map_err(ReconcileError::from) },
+    ));
+    workers.push(worker(
+        &engine,
+        |e| e.queues.federated_quota.clone(),
+        |e, k| async move { federated_quota::reconcile(&e, &k).await },
     ));
     futures::future::join_all(workers).await;
 }

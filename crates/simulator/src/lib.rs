@@ -1,8 +1,8 @@
 //! The workload simulator of a simulated member cluster: it plays kube-controller-manager,
 //! kube-scheduler and the kubelets of a few pretend nodes, so Deployments, StatefulSets,
-//! DaemonSets and Jobs report ready as they would on a real cluster. Nothing runs: no
-//! container is started, pod IPs route nowhere. It is a simulation for trying Karmada's
-//! scheduling and propagation, not a Kubernetes cluster.
+//! DaemonSets and Jobs report ready (and ResourceQuotas what they hold) as they would on a
+//! real cluster. Nothing runs: no container is started, pod IPs route nowhere. It is a
+//! simulation for trying Karmada's scheduling and propagation, not a Kubernetes cluster.
 //!
 //! Each controller is a client of the API server (kube-rs watchers), like the token controller.
 //! It only ever deletes pods and ReplicaSets it can prove it controls (controller ownerReference
@@ -21,6 +21,7 @@ pub mod metrics;
 mod nodes;
 mod owned;
 mod pods;
+mod quotas;
 mod readiness;
 mod replicasets;
 mod statefulsets;
@@ -103,6 +104,7 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
         tokio::spawn(run_controller(sim.clone(), deployments::reconcile)),
         tokio::spawn(run_controller(sim.clone(), statefulsets::reconcile)),
         tokio::spawn(run_controller(sim.clone(), daemonsets::reconcile)),
+        tokio::spawn(quotas::run(sim.clone())),
         tokio::spawn(run_controller(sim, jobs::reconcile)),
     ]
 }

@@ -3,12 +3,13 @@
 //! unknown or duplicate fields per `fieldValidation`).
 //!
 //! Its submodules hold the rules of one kind each: certificate requests (`csr_admission`,
-//! `csr_strategy`), RBAC escalation and the RBAC generator (`rbac_escalation`,
+//! `csr_strategy`), federated quotas' `overall` on templates (`federated_quota`), RBAC escalation and the RBAC generator (`rbac_escalation`,
 //! `rbac_generator_admission`), token binding (`token_binding`) and schema validation
 //! (`validation`).
 
 pub mod csr_admission;
 pub mod csr_strategy;
+pub mod federated_quota;
 pub mod interpreter_customization;
 pub mod rbac_escalation;
 pub mod rbac_generator_admission;
@@ -119,7 +120,7 @@ pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
 
 /// Admission that depends on who writes or on other stored objects, run after validation on
 /// every create (`old` is `None`) and update: RBAC escalation prevention, the certificate
-/// plugins, and the interpreter customizations' checks.
+/// plugins, the interpreter customizations' checks, and federated quotas.
 pub async fn check_requester(
     state: &ApiState,
     def: &ResourceDef,
@@ -129,7 +130,11 @@ pub async fn check_requester(
 ) -> Result<(), ApiError> {
     crate::admission::rbac_escalation::check(state, def, call, old, new).await?;
     crate::admission::csr_admission::check(state, def, call, old, new)?;
-    crate::admission::interpreter_customization::check(state, def, new).await
+    crate::admission::interpreter_customization::check(state, def, new).await?;
+    if call.info.subresource.is_empty() {
+        crate::admission::federated_quota::check(state, def, old, new).await?;
+    }
+    Ok(())
 }
 
 /// Validates an object about to be stored. Returns the warnings to send (unknown fields under

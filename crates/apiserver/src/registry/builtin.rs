@@ -166,6 +166,7 @@ builtins! {
     core::Event => ["ev"], [], VERBS_ALL, [], Subdomain;
     core::Pod => ["po"], ["all"], VERBS_ALL, [Status], Subdomain;
     core::Node => ["no"], [], VERBS_ALL, [Status], Subdomain;
+    core::ResourceQuota => ["quota"], [], VERBS_ALL, [Status], Subdomain;
     apps::Deployment => ["deploy"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;
     apps::ReplicaSet => ["rs"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;
     apps::StatefulSet => ["sts"], ["all"], VERBS_ALL, [Status, scale()], Subdomain;

@@ -11,6 +11,7 @@ mod kinds;
 pub mod names;
 pub mod override_policy;
 mod pods;
+pub mod quota;
 mod rbac;
 mod schema;
 mod structural;

@@ -71,3 +71,7 @@ pub const CSR_SPEC_EXPIRATION_SECONDS: &str = "expirationSeconds is the requeste
 pub const CSR_STATUS_CONDITIONS: &str =
     "conditions applied to the request. Known conditions are \"Approved\", \"Denied\", and \"Failed\".";
 pub const LEASE_SPEC_HOLDER_IDENTITY: &str = "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.";
+pub const RESOURCE_QUOTA_REQUEST: &str =
+    "Request represents a minimum amount of cpu/memory that a container may consume.";
+pub const RESOURCE_QUOTA_LIMIT: &str =
+    "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.";

@@ -115,6 +115,7 @@ const BUILTIN: &[&Printer] = &[
     &core::ENDPOINTS,
     &core::EVENT,
     &core::NODE,
+    &core::RESOURCE_QUOTA,
     &pod::POD,
     &workloads::DEPLOYMENT,
     &workloads::REPLICA_SET,
