@@ -14,6 +14,7 @@
 pub mod attach;
 mod daemonsets;
 mod deployments;
+mod endpointslices;
 pub mod exec;
 mod jobs;
 pub mod logs;
@@ -98,6 +99,7 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
         Arc::new(Sim { client, config, version: version.to_string(), node_names, next_node: AtomicUsize::new(0) });
     vec![
         tokio::spawn(nodes::run(sim.clone())),
+        tokio::spawn(endpointslices::run(sim.clone())),
         tokio::spawn(pods::run(sim.clone())),
         tokio::spawn(run_controller(sim.clone(), replicasets::reconcile)),
         tokio::spawn(run_controller(sim.clone(), deployments::reconcile)),
