@@ -36,6 +36,9 @@
 //!   ([`interpreted`]) for replicas, revised manifests, retention, status and health;
 //!   `webhook_config` (the webhook config manager) does the same for the
 //!   ResourceInterpreterWebhookConfigurations.
+//! * `mcs` (the ServiceExport, EndpointSlice and ServiceImport controllers and the
+//!   MultiClusterService ones): exported Services' EndpointSlices → the plane, and from there
+//!   to the members that import them or consume a CrossCluster MultiClusterService.
 //!
 //! This crate depends on `karmada-api`, `apimachinery` and `interpreter` of this workspace only: it reaches the
 //! plane through the API (a `kube::Client`) as upstream's controllers do, never through the API
@@ -60,6 +63,7 @@ pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
 pub(crate) mod matching;
+pub(crate) mod mcs;
 pub mod names;
 pub(crate) mod namespace_sync;
 pub(crate) mod overrides;
@@ -187,6 +191,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         work_index,
         interpreter,
         config,
+        mcs_wake: Default::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));
 
@@ -234,7 +239,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         engine.queues.namespace_sync.add(n.name_any());
     }
 
-    let mut workers = vec![];
+    let mut workers = vec![mcs::start(&engine)];
     for _ in 0..WORKERS {
         workers.push(worker(
             &engine,

@@ -169,6 +169,9 @@ fn wake_binding(engine: &Arc<Engine>, b: &AnyBinding, spec_changed: bool) {
 pub(super) fn on_work(engine: &Arc<Engine>, w: &Work, deleted: bool) {
     let key = WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() };
     engine.queues.execute.add(key);
+    if super::mcs::concerns_work(w) {
+        engine.mcs_wake.notify_one();
+    }
     if let Some(b) = binding_of_work(w) {
         if deleted {
             engine.queues.binding.add(b.clone());
