@@ -152,6 +152,19 @@ spec:
     wait_addresses(&fleet, "member2", "derived-web", &two);
     assert!(fleet.get("member1", &["service", "derived-web"]).is_none());
 
+    // Settled, nothing is written again: the simulator, the collection and the dispatch
+    // compare before they write.
+    let versions = || {
+        [("member1", "web"), ("karmada-apiserver", "derived-web"), ("member2", "derived-web")]
+            .map(|(context, service)| {
+                let (_, items) = addresses(&fleet, context, service);
+                items.iter().map(|i| i["metadata"]["resourceVersion"].clone()).collect::<Vec<_>>()
+            })
+    };
+    let before = versions();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert_eq!(versions(), before, "slices were rewritten while nothing changed");
+
     // member1 scales: member2's slices follow.
     fleet.plane(&["scale", "deployment/web", "--replicas=3"]);
     let three = exporter_endpoints(&fleet, "web", 3);
