@@ -122,6 +122,18 @@ fn service_export_and_import() {
     assert_eq!(slices[0]["ports"][0]["port"], 8080);
     let table = fleet.k_ok("member1", &["get", "endpointslices", "-n", "default"]);
     assert!(table.starts_with("NAME") && table.contains("ADDRESSTYPE") && table.contains("IPv4"), "{table}");
+    // kube's checks apply to EndpointSlices written by anyone.
+    let bad = fleet.home.path().join("bad-slice.yaml");
+    std::fs::write(
+        &bad,
+        "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: bad}\naddressType: IPv5\n\
+         endpoints: [{addresses: []}]\n",
+    )
+    .unwrap();
+    let refused = fleet.k("karmada-apiserver", &["create", "-f", bad.to_str().unwrap()]);
+    assert_ne!(refused.code, 0);
+    assert!(refused.stderr.contains("addressType: Unsupported value: \"IPv5\""), "{}", refused.stderr);
+    assert!(refused.stderr.contains("endpoints[0].addresses: Required value"), "{}", refused.stderr);
 
     // Export from member1: the plane collects the slices for `derived-web`.
     fleet.apply(
@@ -155,11 +167,19 @@ spec:
     // Settled, nothing is written again: the simulator, the collection and the dispatch
     // compare before they write.
     let versions = || {
-        [("member1", "web"), ("karmada-apiserver", "derived-web"), ("member2", "derived-web")]
-            .map(|(context, service)| {
-                let (_, items) = addresses(&fleet, context, service);
-                items.iter().map(|i| i["metadata"]["resourceVersion"].clone()).collect::<Vec<_>>()
-            })
+        let mut all: Vec<Value> =
+            [("member1", "web"), ("karmada-apiserver", "derived-web"), ("member2", "derived-web")]
+                .iter()
+                .flat_map(|(context, service)| addresses(&fleet, context, service).1)
+                .map(|i| i["metadata"]["resourceVersion"].clone())
+                .collect();
+        let works = fleet
+            .get("karmada-apiserver", &["works", "-n", "karmada-es-member2", "-l", "serviceimport.karmada.io/name=web"])
+            .unwrap_or_default();
+        let works: Vec<Value> = works["items"].as_array().cloned().unwrap_or_default();
+        assert_eq!(works.len(), 2, "the derived Service's Work and one slice's");
+        all.extend(works.iter().map(|w| w["metadata"]["resourceVersion"].clone()));
+        all
     };
     let before = versions();
     std::thread::sleep(std::time::Duration::from_secs(2));
@@ -170,13 +190,16 @@ spec:
     let three = exporter_endpoints(&fleet, "web", 3);
     assert!(three.is_superset(&two), "{three:?} ⊇ {two:?}");
     wait_addresses(&fleet, "member2", "derived-web", &three);
+    fleet.plane(&["scale", "deployment/web", "--replicas=1"]);
+    let one = exporter_endpoints(&fleet, "web", 1);
+    wait_addresses(&fleet, "member2", "derived-web", &one);
 
     // The export goes: so do the collected slices, in the plane and in member2.
     fleet.plane(&["delete", "serviceexport", "web"]);
     wait_addresses(&fleet, "karmada-apiserver", "derived-web", &BTreeSet::new());
     wait_addresses(&fleet, "member2", "derived-web", &BTreeSet::new());
     // member1's own slices are kube's controller's, and stay.
-    assert_eq!(addresses(&fleet, "member1", "web").0, three);
+    assert_eq!(addresses(&fleet, "member1", "web").0, one);
 }
 
 #[test]
