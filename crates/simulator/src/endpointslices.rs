@@ -132,14 +132,17 @@ async fn reconcile(
     existing.sort_by_key(|s| s.name_any());
     let service = services.state().into_iter().find(|s| s.namespace().as_deref() == Some(ns) && s.name_any() == *name);
     let selector = service.as_ref().and_then(|s| s.spec.as_ref()).and_then(|s| s.selector.clone());
-    let (Some(service), Some(selector)) = (service, selector.filter(|s| !s.is_empty())) else {
-        // Gone, or without a selector: its slices are someone else's to write, or none.
-        for s in existing.iter().filter(|s| service_gone_or_owner(s, None)) {
+    // A Service that is gone leaves its slices to the garbage collector (they name it as
+    // their owner).
+    let Some(service) = service else { return Ok(()) };
+    let uid = service.uid().unwrap_or_default();
+    let Some(selector) = selector.filter(|s| !s.is_empty()) else {
+        // Without a selector the Service's slices are someone else's to write.
+        for s in existing.iter().filter(|s| owned::controlled_by(&s.metadata, &uid)) {
             delete(&api, s).await?;
         }
         return Ok(());
     };
-    let uid = service.uid().unwrap_or_default();
     let mut selected: Vec<Arc<Pod>> = pods
         .state()
         .into_iter()
@@ -178,18 +181,10 @@ async fn reconcile(
             }
         }
     }
-    for s in existing.iter().skip(chunks.len()).filter(|s| service_gone_or_owner(s, Some(&uid))) {
+    for s in existing.iter().skip(chunks.len()).filter(|s| owned::controlled_by(&s.metadata, &uid)) {
         delete(&api, s).await?;
     }
     Ok(())
-}
-
-/// Only slices the Service controls (or whose Service is gone) are removed.
-fn service_gone_or_owner(slice: &EndpointSlice, uid: Option<&str>) -> bool {
-    match uid {
-        None => true,
-        Some(uid) => owned::controlled_by(&slice.metadata, uid),
-    }
 }
 
 async fn delete(api: &Api<EndpointSlice>, slice: &EndpointSlice) -> Result<(), kube::Error> {
@@ -259,4 +254,32 @@ fn slice_ports(service: &Service, pod: Option<&Pod>) -> Vec<Value> {
             }))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_resolve_target_ports_as_kube_does() {
+        let service: Service = serde_json::from_value(json!({"metadata": {"name": "web"}, "spec": {"ports": [
+            {"name": "a", "port": 80},
+            {"name": "b", "port": 81, "targetPort": 8081, "protocol": "UDP"},
+            {"name": "c", "port": 82, "targetPort": "metrics"},
+            {"name": "d", "port": 83, "targetPort": "missing"},
+        ]}}))
+        .unwrap();
+        let pod: Pod = serde_json::from_value(json!({"metadata": {"name": "p"}, "spec": {"containers": [
+            {"name": "x", "ports": [{"name": "metrics", "containerPort": 9090}]}]}}))
+        .unwrap();
+        let ports = slice_ports(&service, Some(&pod));
+        assert_eq!(
+            ports,
+            vec![
+                json!({"name": "a", "port": 80, "protocol": "TCP"}),
+                json!({"name": "b", "port": 8081, "protocol": "UDP"}),
+                json!({"name": "c", "port": 9090, "protocol": "TCP"}),
+            ]
+        );
+    }
 }

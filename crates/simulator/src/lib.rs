@@ -1,12 +1,12 @@
 //! The workload simulator of a simulated member cluster: it plays kube-controller-manager,
 //! kube-scheduler and the kubelets of a few pretend nodes, so Deployments, StatefulSets,
-//! DaemonSets and Jobs report ready as they would on a real cluster. Nothing runs: no
-//! container is started, pod IPs route nowhere. It is a simulation for trying Karmada's
-//! scheduling and propagation, not a Kubernetes cluster.
+//! DaemonSets and Jobs report ready, and Services have EndpointSlices, as they would on a real
+//! cluster. Nothing runs: no container is started, pod IPs route nowhere. It is a simulation
+//! for trying Karmada's scheduling and propagation, not a Kubernetes cluster.
 //!
 //! Each controller is a client of the API server (kube-rs watchers), like the token controller.
-//! It only ever deletes pods and ReplicaSets it can prove it controls (controller ownerReference
-//! uid); removing dependents of a deleted owner is the garbage collector's job.
+//! It only ever deletes pods, ReplicaSets and EndpointSlices it can prove it controls (controller
+//! ownerReference uid); removing dependents of a deleted owner is the garbage collector's job.
 //!
 //! It depends on no crate of this workspace: only kube-rs and the Kubernetes types. The `plane`
 //! crate starts it for a simulated member; `SIMULATED_LABEL` marks such members everywhere.

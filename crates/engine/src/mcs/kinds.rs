@@ -122,7 +122,8 @@ pub struct CrossCluster {
     pub cross_cluster: bool,
     /// `spec.types` holds LoadBalancer, which this plane does not implement.
     pub load_balancer: bool,
-    /// Provider and consumer members: the listed ones, or every member when none is listed.
+    /// Provider and consumer members: the listed ones that exist, or every member when none
+    /// is listed.
     pub providers: BTreeSet<String>,
     pub consumers: BTreeSet<String>,
 }
@@ -137,10 +138,11 @@ impl CrossCluster {
             .filter(|c| c.metadata.deletion_timestamp.is_none())
             .map(|c| c.name_any())
             .collect();
+        // Listed members that do not exist are left out, as upstream skips them.
         let listed = |v: &Value| -> BTreeSet<String> {
             let names: BTreeSet<String> =
                 v.as_array().into_iter().flatten().filter_map(|c| c["name"].as_str().map(String::from)).collect();
-            if names.is_empty() { clusters.clone() } else { names }
+            if names.is_empty() { clusters.clone() } else { names.intersection(&clusters).cloned().collect() }
         };
         store
             .state()
@@ -166,4 +168,43 @@ impl CrossCluster {
 /// Whether the plane reaches the member itself (Push mode): only those are watched.
 pub fn is_push(engine: &Engine, cluster: &str) -> bool {
     engine.caches.clusters.state().iter().any(|c| c.name_any() == cluster && c.spec.sync_mode == ClusterSyncMode::Push)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn work(namespace: &str, name: &str, manifest: Value) -> Arc<Work> {
+        Arc::new(
+            serde_json::from_value(json!({
+                "apiVersion": "work.karmada.io/v1alpha1", "kind": "Work",
+                "metadata": {"name": name, "namespace": namespace},
+                "spec": {"workload": {"manifests": [manifest]}},
+            }))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn exports_and_imports_are_read_from_the_execution_spaces() {
+        let export = json!({"apiVersion": "multicluster.x-k8s.io/v1alpha1", "kind": "ServiceExport",
+                            "metadata": {"name": "web", "namespace": "shop"}});
+        let import = json!({"apiVersion": "multicluster.x-k8s.io/v1alpha1", "kind": "ServiceImport",
+                            "metadata": {"name": "web", "namespace": "shop"}});
+        let other = json!({"apiVersion": "example.com/v1", "kind": "ServiceExport", "metadata": {"name": "x"}});
+        let works = [
+            work("karmada-es-member1", "a", export.clone()),
+            work("karmada-es-member2", "b", import.clone()),
+            work("karmada-es-member3", "c", import),
+            work("karmada-es-member4", "d", other.clone()),
+            work("shop", "e", export),
+        ];
+        let seen = Propagated::from_works(&works);
+        assert_eq!(seen.exporting, BTreeSet::from(["member1".to_string()]));
+        let importing = &seen.importing[&("shop".to_string(), "web".to_string())];
+        assert_eq!(importing, &BTreeSet::from(["member2".to_string(), "member3".to_string()]));
+        assert!(concerns_work(&works[0]) && concerns_work(&works[1]));
+        assert!(!concerns_work(&work("karmada-es-member1", "f", other)));
+    }
 }

@@ -131,7 +131,7 @@ async fn pass(
     let mut result = collect::imported_slices(engine, caches, watches, &seen.exporting).await;
     result = result.and(collect::derived_services(engine, caches, memo).await);
     let dispatched = dispatch::sync(engine, caches, watches, &seen, &services, &works).await;
-    status::services(engine, caches, &services, &dispatched).await?;
+    status::services(engine, &services, &dispatched).await?;
     status::ingresses(engine, caches, memo).await;
     result.and(dispatched.result)
 }

@@ -22,12 +22,7 @@ pub const LOAD_BALANCER_CONDITION: &str = "LoadBalancerApplied";
 pub const NOT_IMPLEMENTED: &str = "NotImplemented";
 
 /// The conditions each MultiClusterService should show; written when they differ.
-pub async fn services(
-    engine: &Engine,
-    _caches: &PlaneCaches,
-    services: &[CrossCluster],
-    dispatched: &Dispatched,
-) -> Result<(), kube::Error> {
+pub async fn services(engine: &Engine, services: &[CrossCluster], dispatched: &Dispatched) -> Result<(), kube::Error> {
     let api =
         |ns: &str| Api::<DynamicObject>::namespaced_with(engine.client.clone(), ns, &kinds::multi_cluster_service());
     for mcs in services.iter().filter(|m| m.object.metadata.deletion_timestamp.is_none()) {
