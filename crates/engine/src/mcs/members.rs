@@ -18,6 +18,9 @@ use crate::context::{Engine, follow_config, follow_dynamic};
 
 /// One member's watches.
 struct Member {
+    /// The Cluster's uid and generation the watches were started for: a re-joined or edited
+    /// Cluster (new endpoint or credentials) gets new watches.
+    spec_key: (Option<String>, Option<i64>),
     slices: Store<EndpointSlice>,
     exports: Option<Store<DynamicObject>>,
     tasks: Vec<JoinHandle<()>>,
@@ -40,13 +43,23 @@ impl Watches {
     /// Watches exactly the `wanted` members (Push mode ones), with ServiceExports in
     /// `exporting` ones.
     pub async fn keep(&self, engine: &Arc<Engine>, wanted: &BTreeSet<String>, exporting: &BTreeSet<String>) {
-        self.lock().retain(|name, m| wanted.contains(name) && (m.exports.is_some() || !exporting.contains(name)));
+        let clusters = engine.caches.clusters.state();
+        let spec_key = |name: &str| {
+            let c = clusters.iter().find(|c| c.name_any() == name);
+            c.map(|c| (c.uid(), c.metadata.generation))
+        };
+        self.lock().retain(|name, m| {
+            wanted.contains(name)
+                && (m.exports.is_some() || !exporting.contains(name))
+                && spec_key(name).as_ref() == Some(&m.spec_key)
+        });
         for name in wanted {
             if self.lock().contains_key(name) || !kinds::is_push(engine, name) {
                 continue;
             }
-            let cluster = engine.caches.clusters.state().into_iter().find(|c| c.name_any() == *name);
-            let client = match engine.members.client_for(engine, name, cluster.as_deref()).await {
+            let Some(key) = spec_key(name) else { continue };
+            let cluster = clusters.iter().find(|c| c.name_any() == *name);
+            let client = match engine.members.client_for(engine, name, cluster.map(|c| c.as_ref())).await {
                 Ok(c) => c,
                 Err(e) => {
                     tracing::debug!(cluster = %name, error = %e, "no client for the member's EndpointSlices yet");
@@ -73,7 +86,7 @@ impl Watches {
                 tasks.push(task);
                 store
             });
-            self.lock().insert(name.clone(), Member { slices, exports, tasks });
+            self.lock().insert(name.clone(), Member { spec_key: key, slices, exports, tasks });
         }
     }
 
