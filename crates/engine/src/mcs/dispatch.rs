@@ -97,9 +97,14 @@ fn foreign(works: &[Arc<Work>], es: &str, name: &str) -> bool {
     works.iter().any(|w| w.namespace().as_deref() == Some(es) && w.name_any() == name && !owned(w))
 }
 
+/// A Work this module made and still answers for. Once a binding writes a Work of the same
+/// name (a policy now propagates the Service there), the Work is the binding's.
 fn owned(w: &Work) -> bool {
     let l = w.labels();
-    l.contains_key(kinds::IMPORT_NAME_LABEL) || l.contains_key(kinds::MCS_NAME_LABEL)
+    let a = w.annotations();
+    (l.contains_key(kinds::IMPORT_NAME_LABEL) || l.contains_key(kinds::MCS_NAME_LABEL))
+        && !a.contains_key(names::RB_NAME_ANNOTATION)
+        && !a.contains_key(names::CRB_NAME_ANNOTATION)
 }
 
 /// The derived Service and the other members' imported slices, for each member a

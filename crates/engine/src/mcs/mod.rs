@@ -124,7 +124,7 @@ async fn pass(
     let seen = kinds::Propagated::from_works(&works);
     let services = kinds::CrossCluster::all(engine, &caches.services);
     let mut wanted = seen.exporting.clone();
-    for s in &services {
+    for s in services.iter().filter(|s| s.cross_cluster) {
         wanted.extend(s.providers.iter().cloned());
     }
     watches.keep(engine, &wanted, &seen.exporting).await;
