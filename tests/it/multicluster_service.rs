@@ -160,6 +160,13 @@ spec:
         fleet.get("member2", &["service", "derived-web"]).ok_or_else(|| "absent".to_string())
     });
     assert_eq!(derived["spec"]["ports"][0]["port"], 80);
+    let events = fleet.get("karmada-apiserver", &["events"]).unwrap_or_default();
+    let synced = events["items"].as_array().into_iter().flatten().any(|e| {
+        e["involvedObject"]["kind"] == "ServiceImport"
+            && e["reason"] == "SyncDerivedServiceSucceed"
+            && e["type"] == "Normal"
+    });
+    assert!(synced, "upstream's Event on the ServiceImport: {events}");
     assert!(derived["spec"].get("selector").is_none(), "{derived}");
     wait_addresses(&fleet, "member2", "derived-web", &two);
     assert!(fleet.get("member1", &["service", "derived-web"]).is_none());

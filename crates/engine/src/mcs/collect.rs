@@ -2,14 +2,15 @@
 //! exported in a member become `imported-<cluster>-<slice>` in the plane (the Service's
 //! namespace), labelled `kubernetes.io/service-name: derived-<service>`; and upstream's
 //! ServiceImport controller: each ServiceImport of type ClusterSetIP gets a `derived-<name>`
-//! Service in the plane, owned by the ServiceImport so it goes with it.
+//! Service in the plane, owned by the ServiceImport so it goes with it, and upstream's
+//! `SyncDerivedServiceSucceed` (or `…Failed`) Event.
 //!
 //! Upstream passes the collected slices through a suspended Work in the member's execution
 //! space first; here they go to the plane's slices directly (docs/differences.md).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use k8s_openapi::api::core::v1::Service;
+use k8s_openapi::api::core::v1::{ObjectReference, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::ResourceExt;
 use kube::api::{Api, DeleteParams, Patch, PatchParams, Preconditions};
@@ -19,9 +20,12 @@ use super::kinds::{self, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MANAGED_BY_COLLEC
 use super::members::Watches;
 use super::{PlaneCaches, kinds::derived_name};
 use crate::context::Engine;
+use crate::events;
 
 /// The field manager of the plane objects written here.
 const FIELD_MANAGER: &str = "karmada-service-export-controller";
+/// The source of the ServiceImport's Events, as upstream names its controller.
+const COMPONENT: &str = "service-import-controller";
 
 /// What was last written per plane object, so an unchanged pass writes nothing, and which
 /// MultiClusterIngresses were already told they are not implemented.
@@ -157,12 +161,24 @@ pub async fn derived_services(engine: &Engine, caches: &PlaneCaches, memo: &mut 
             continue;
         }
         let api: Api<Service> = Api::namespaced(engine.client.clone(), &ns);
+        let target = ObjectReference {
+            api_version: Some("multicluster.x-k8s.io/v1alpha1".into()),
+            kind: Some("ServiceImport".into()),
+            namespace: Some(ns.clone()),
+            name: Some(name.clone()),
+            uid: import.uid(),
+            ..Default::default()
+        };
         match api.patch(&derived_name(&name), &PatchParams::apply(FIELD_MANAGER).force(), &Patch::Apply(&obj)).await {
             Ok(_) => {
+                let message = format!("Sync derived service for serviceImport({name}) succeed.");
+                events::record(engine, target, events::NORMAL, COMPONENT, "SyncDerivedServiceSucceed", &message).await;
                 memo.derived.insert((ns, name), obj);
             }
             Err(e) => {
                 tracing::debug!(service = %derived_name(&name), error = %e, "could not write a derived Service");
+                events::record(engine, target, events::WARNING, COMPONENT, "SyncDerivedServiceFailed", &e.to_string())
+                    .await;
                 result = result.and(Err(e));
             }
         }
