@@ -49,6 +49,8 @@ pub async fn run(sim: Arc<Sim>) {
     let (slices, t3) = cache(Api::<EndpointSlice>::all(client.clone()), managed, &dirty, &wake, |s| {
         s.labels().get(LABEL_SERVICE_NAME).map(|n| (s.namespace().unwrap_or_default(), n.clone())).into_iter().collect()
     });
+    // The watch tasks go when this one is stopped (the plane aborts what `spawn` returned).
+    let _watches = AbortOnDrop(vec![t1, t2, t3]);
     let _ = services.wait_until_ready().await;
     let _ = pods.wait_until_ready().await;
     let _ = slices.wait_until_ready().await;
@@ -81,8 +83,16 @@ pub async fn run(sim: Arc<Sim>) {
             wake.notified().await;
         }
         tokio::time::sleep(COALESCE).await;
-        if [&t1, &t2, &t3].iter().any(|t| t.is_finished()) {
-            return;
+    }
+}
+
+/// Aborts the tasks it holds when dropped.
+struct AbortOnDrop(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        for t in &self.0 {
+            t.abort();
         }
     }
 }
