@@ -239,7 +239,9 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         engine.queues.namespace_sync.add(n.name_any());
     }
 
-    let mut workers = vec![mcs::start(&engine)];
+    // Stopped with the engine, with the member watches it holds.
+    engine.spawn(mcs::start(&engine));
+    let mut workers = vec![];
     for _ in 0..WORKERS {
         workers.push(worker(
             &engine,
