@@ -207,6 +207,16 @@ spec:
     wait_addresses(&fleet, "member2", "derived-web", &BTreeSet::new());
     // member1's own slices are kube's controller's, and stay.
     assert_eq!(addresses(&fleet, "member1", "web").0, one);
+
+    // The import goes: its derived Service leaves the plane and member2.
+    fleet.plane(&["delete", "serviceimport", "web"]);
+    fleet.wait("derived-web gone", || {
+        let left: Vec<&str> = ["karmada-apiserver", "member2"]
+            .into_iter()
+            .filter(|c| fleet.get(c, &["service", "derived-web"]).is_some())
+            .collect();
+        if left.is_empty() { Ok(()) } else { Err(format!("still in {left:?}")) }
+    });
 }
 
 #[test]
