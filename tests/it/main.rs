@@ -62,6 +62,7 @@ mod kubectl_scenarios;
 mod label_annotate;
 mod logs;
 mod members;
+mod multicluster_service;
 mod output;
 mod override_policy_admission;
 mod patch_delete;

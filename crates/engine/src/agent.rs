@@ -93,6 +93,8 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
         interpreter,
         // An agent runs no failover controller; upstream's agent has none either.
         config: Default::default(),
+        // An agent runs no multi-cluster service pass: the plane does that.
+        mcs_wake: Default::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));
     if engine.caches.works.wait_until_ready().await.is_err() || engine.caches.clusters.wait_until_ready().await.is_err()

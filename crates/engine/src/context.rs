@@ -109,6 +109,8 @@ pub struct Engine {
     pub interpreter: Arc<karmadactl_interpreter::Interpreter>,
     /// Feature gates and failover flags.
     pub config: super::config::EngineConfig,
+    /// Wakes the multi-cluster services pass ([`super::mcs`]).
+    pub mcs_wake: Arc<tokio::sync::Notify>,
 }
 
 impl Engine {

@@ -39,6 +39,9 @@
 //!   ([`interpreted`]) for replicas, revised manifests, retention, status and health;
 //!   `webhook_config` (the webhook config manager) does the same for the
 //!   ResourceInterpreterWebhookConfigurations.
+//! * `mcs` (the ServiceExport, EndpointSlice and ServiceImport controllers and the
+//!   MultiClusterService ones): exported Services' EndpointSlices → the plane, and from there
+//!   to the members that import them or consume a CrossCluster MultiClusterService.
 //!
 //! This crate depends on `karmada-api`, `apimachinery` and `interpreter` of this workspace only: it reaches the
 //! plane through the API (a `kube::Client`) as upstream's controllers do, never through the API
@@ -64,6 +67,7 @@ pub mod graceful_eviction;
 pub(crate) mod interpreted;
 pub(crate) mod interpreter_config;
 pub(crate) mod matching;
+pub(crate) mod mcs;
 pub mod names;
 pub(crate) mod namespace_sync;
 pub(crate) mod overrides;
@@ -206,6 +210,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         work_index,
         interpreter,
         config,
+        mcs_wake: Default::default(),
     });
     let _ = slot.set(Arc::downgrade(&engine));
 
@@ -257,6 +262,8 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         federated_quota::on_quota(&engine, &q, false);
     }
 
+    // Stopped with the engine, with the member watches it holds.
+    engine.spawn(mcs::start(&engine));
     let mut workers = vec![];
     for _ in 0..WORKERS {
         workers.push(worker(

@@ -170,6 +170,9 @@ pub(super) fn on_work(engine: &Arc<Engine>, w: &Work, deleted: bool) {
     let key = WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() };
     engine.queues.execute.add(key);
     crate::federated_quota::on_work(engine, w);
+    if super::mcs::concerns_work(w) {
+        engine.mcs_wake.notify_one();
+    }
     if let Some(b) = binding_of_work(w) {
         if deleted {
             engine.queues.binding.add(b.clone());

@@ -1,12 +1,13 @@
 //! The workload simulator of a simulated member cluster: it plays kube-controller-manager,
 //! kube-scheduler and the kubelets of a few pretend nodes, so Deployments, StatefulSets,
-//! DaemonSets and Jobs report ready (and ResourceQuotas what they hold) as they would on a
-//! real cluster. Nothing runs: no container is started, pod IPs route nowhere. It is a
-//! simulation for trying Karmada's scheduling and propagation, not a Kubernetes cluster.
+//! DaemonSets and Jobs report ready, ResourceQuotas what they hold, and Services have
+//! EndpointSlices, as they would on a real cluster. Nothing runs: no container is started, pod
+//! IPs route nowhere. It is a simulation for trying Karmada's scheduling and propagation, not a
+//! Kubernetes cluster.
 //!
 //! Each controller is a client of the API server (kube-rs watchers), like the token controller.
-//! It only ever deletes pods and ReplicaSets it can prove it controls (controller ownerReference
-//! uid); removing dependents of a deleted owner is the garbage collector's job.
+//! It only ever deletes pods, ReplicaSets and EndpointSlices it can prove it controls (controller
+//! ownerReference uid); removing dependents of a deleted owner is the garbage collector's job.
 //!
 //! It depends on no crate of this workspace: only kube-rs and the Kubernetes types. The `plane`
 //! crate starts it for a simulated member; `SIMULATED_LABEL` marks such members everywhere.
@@ -14,6 +15,7 @@
 pub mod attach;
 mod daemonsets;
 mod deployments;
+mod endpointslices;
 pub mod exec;
 mod jobs;
 pub mod logs;
@@ -99,6 +101,7 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
         Arc::new(Sim { client, config, version: version.to_string(), node_names, next_node: AtomicUsize::new(0) });
     vec![
         tokio::spawn(nodes::run(sim.clone())),
+        tokio::spawn(endpointslices::run(sim.clone())),
         tokio::spawn(pods::run(sim.clone())),
         tokio::spawn(run_controller(sim.clone(), replicasets::reconcile)),
         tokio::spawn(run_controller(sim.clone(), deployments::reconcile)),

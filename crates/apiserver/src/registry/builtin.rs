@@ -5,7 +5,8 @@
 
 use k8s_openapi::api::{
     admissionregistration::v1 as admission, apps::v1 as apps, authentication::v1 as authn, authorization::v1 as authz,
-    batch::v1 as batch, certificates::v1 as certs, coordination::v1 as coord, core::v1 as core, rbac::v1 as rbac,
+    batch::v1 as batch, certificates::v1 as certs, coordination::v1 as coord, core::v1 as core,
+    discovery::v1 as discovery, rbac::v1 as rbac,
 };
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiext;
 use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apireg;
@@ -163,6 +164,7 @@ builtins! {
     core::ServiceAccount => ["sa"], [], VERBS_ALL, [Token], Subdomain;
     core::Service => ["svc"], ["all"], VERBS_ALL, [Status], Dns1035Label;
     core::Endpoints => ["ep"], [], VERBS_ALL, [], Subdomain;
+    discovery::EndpointSlice => [], [], VERBS_ALL, [], Subdomain;
     core::Event => ["ev"], [], VERBS_ALL, [], Subdomain;
     core::Pod => ["po"], ["all"], VERBS_ALL, [Status], Subdomain;
     core::Node => ["no"], [], VERBS_ALL, [Status], Subdomain;

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::field::{FieldError, json_type_name};
 use super::workloads::{self, Workload};
-use super::{core, crd_def, csr, pods, quota, rbac};
+use super::{core, crd_def, csr, discovery, pods, quota, rbac};
 use crate::registry::builtin::{self, DecodeFailure};
 use crate::registry::resources::ResourceDef;
 
@@ -41,6 +41,7 @@ pub(crate) fn kind_checks(def: &ResourceDef, obj: &Value, decoded: &Value) -> Ve
         ("", "Service") => core::service(obj, &mut errs),
         ("", "Pod") => pods::pod_spec(&spec, "spec", &mut errs),
         ("", "ResourceQuota") => quota::resource_quota(obj, &mut errs),
+        ("discovery.k8s.io", "EndpointSlice") => discovery::endpoint_slice(obj, &mut errs),
         ("apps", "Deployment") => workloads::workload(Workload::Deployment, obj, &mut errs),
         ("apps", "ReplicaSet") => workloads::workload(Workload::ReplicaSet, obj, &mut errs),
         ("apps", "StatefulSet") => workloads::workload(Workload::StatefulSet, obj, &mut errs),

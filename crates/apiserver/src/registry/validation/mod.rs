@@ -5,6 +5,7 @@ mod admit;
 mod core;
 mod crd_def;
 mod csr;
+mod discovery;
 pub mod field;
 pub mod interpreter_webhook;
 mod kinds;

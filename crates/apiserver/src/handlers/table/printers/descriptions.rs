@@ -75,3 +75,7 @@ pub const RESOURCE_QUOTA_REQUEST: &str =
     "Request represents a minimum amount of cpu/memory that a container may consume.";
 pub const RESOURCE_QUOTA_LIMIT: &str =
     "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.";
+pub const ENDPOINT_SLICE_ADDRESS_TYPE: &str = "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.";
+pub const ENDPOINT_SLICE_PORTS: &str = "ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates \"all ports\". Each slice may include a maximum of 100 ports.";
+pub const ENDPOINT_SLICE_ENDPOINTS: &str =
+    "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.";

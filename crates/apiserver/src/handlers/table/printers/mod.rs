@@ -15,6 +15,7 @@ mod core;
 mod custom;
 mod default;
 mod descriptions;
+mod discovery;
 mod extensions;
 mod karmada;
 mod pod;
@@ -113,6 +114,7 @@ const BUILTIN: &[&Printer] = &[
     &core::SERVICE_ACCOUNT,
     &core::SERVICE,
     &core::ENDPOINTS,
+    &discovery::ENDPOINT_SLICE,
     &core::EVENT,
     &core::NODE,
     &core::RESOURCE_QUOTA,
