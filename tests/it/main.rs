@@ -38,6 +38,7 @@ mod cordon_taint;
 mod create;
 mod create_edit;
 mod create_token;
+mod dashboard_auth;
 mod describe;
 mod edit;
 mod exec;

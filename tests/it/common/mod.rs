@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod dashboard;
 pub mod etcd;
 pub mod fleet;
 pub mod plane;
