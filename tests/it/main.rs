@@ -39,6 +39,7 @@ mod create;
 mod create_edit;
 mod create_token;
 mod dashboard_auth;
+mod dashboard_browser;
 mod describe;
 mod edit;
 mod exec;

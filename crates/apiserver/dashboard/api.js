@@ -125,6 +125,14 @@ export const PATHS = {
   events: '/api/v1/events',
 };
 
+// A selector that finds an element again after a redraw: its id or its label.
+function focusKey(el) {
+  if (!el || el === document.body || el.id === 'main') return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const label = el.getAttribute('aria-label');
+  return label ? `${el.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]` : null;
+}
+
 // Follows several lists at once and calls `draw({name: items})` (at most once per frame)
 // when any changes; a list that cannot be read is passed as `null` and its error to
 // `onError`, so a view can show what the user may not see.
@@ -135,7 +143,15 @@ export function follow(paths, draw, onError) {
   const redraw = () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; draw(data, errors); });
+    requestAnimationFrame(() => {
+      pending = false;
+      // A redraw replaces the elements; keyboard focus moves to the new twin of the one
+      // that had it, so a live update does not throw the user back to the top.
+      const again = focusKey(document.activeElement);
+      draw(data, errors);
+      const twin = again && document.querySelector(again);
+      if (twin && twin !== document.activeElement) twin.focus();
+    });
   };
   const lives = Object.entries(paths).map(([name, path]) => {
     data[name] = null;

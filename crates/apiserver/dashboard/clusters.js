@@ -10,6 +10,9 @@ const CORDON_EFFECT = 'NoSchedule';
 
 export function render(main, ctx) {
   const body = h('div', {});
+  // The outcome of the last cordon/uncordon per cluster, kept across redraws: the card is
+  // rebuilt whenever the Cluster's status changes, which would otherwise wipe the message.
+  ctx = { ...ctx, results: new Map() };
   fill(main, h('h1', {}, 'Clusters'), body);
   return follow({ clusters: PATHS.clusters }, (d, errors) => {
     if (errors.clusters) return fill(body, h('p', { class: 'error', role: 'alert' }, describe(errors.clusters)));
@@ -26,7 +29,13 @@ function card(c, ctx) {
   const s = c.status || {};
   const name = c.metadata.name;
   const isCordoned = cordoned(c);
-  const result = h('p', { role: 'status', class: 'result' });
+  const last = ctx.results.get(name);
+  const result = h('p', { role: 'status', class: last?.error ? 'result error' : 'result' }, last?.text || '');
+  const show = (text, error) => {
+    ctx.results.set(name, { text, error });
+    fill(result, text);
+    result.className = error ? 'result error' : 'result';
+  };
   const button = h('button', {
     type: 'button', class: isCordoned ? '' : 'danger', 'data-action': isCordoned ? 'uncordon' : 'cordon',
     'aria-label': `${isCordoned ? 'Uncordon' : 'Cordon'} cluster ${name}`,
@@ -34,11 +43,10 @@ function card(c, ctx) {
       button.disabled = true;
       try {
         await setCordon(name, !isCordoned);
-        fill(result, `${name} cluster ${isCordoned ? 'uncordoned' : 'cordoned'}`);
+        show(`${name} cluster ${isCordoned ? 'uncordoned' : 'cordoned'}`, false);
       } catch (err) {
         const msg = `${isCordoned ? 'Uncordon' : 'Cordon'} refused: ${describe(err)}`;
-        fill(result, msg);
-        result.className = 'error';
+        show(msg, true);
         ctx.notice(msg);
         button.disabled = false;
       }

@@ -44,8 +44,8 @@ export function render(main, ctx) {
       return { attrs: { 'data-policy': `${kind}/${p.metadata.namespace || ''}/${p.metadata.name}` }, cells: [kind, p.metadata.namespace || '', p.metadata.name,
         (p.spec?.resourceSelectors || []).map((s) => `${s.kind} ${s.name || (s.labelSelector ? 'by label' : '*')}`).join(', '),
         kind.includes('Propagation') ? claimed(p) : '',
-        h('span', {}, h('button', { type: 'button', onclick: () => editor.load(p) }, `Edit ${p.metadata.name}`), ' ',
-          h('button', { type: 'button', class: 'danger', onclick: () => confirmDelete(p, kind, ctx) }, `Delete ${p.metadata.name}`))] };
+        h('span', {}, h('button', { type: 'button', 'aria-label': `Edit ${kind} ${p.metadata.namespace || ''}/${p.metadata.name}`, onclick: () => editor.load(p) }, `Edit ${p.metadata.name}`), ' ',
+          h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${kind} ${p.metadata.namespace || ''}/${p.metadata.name}`, onclick: () => confirmDelete(p, kind, ctx) }, `Delete ${p.metadata.name}`))] };
     });
     fill(body,
       Object.entries(errors).map(([n, err]) => h('p', { class: 'error', role: 'alert' }, `${n}: ${describe(err)}`)),

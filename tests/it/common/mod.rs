@@ -8,6 +8,7 @@ pub mod fleet;
 pub mod plane;
 pub mod raw_api;
 pub mod twins;
+pub mod webdriver;
 pub mod webhook_server;
 
 use std::path::{Path, PathBuf};
