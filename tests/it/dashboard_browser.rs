@@ -189,4 +189,19 @@ fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
     b.screenshot(&shots().join("forbidden.png"));
     let taints = fleet.plane(&["get", "cluster", "member1", "-o", "jsonpath={.spec.taints}"]);
     assert!(!taints.contains("unschedulable"), "the refused cordon changed member1: {taints}");
+
+    // The pasted token is checked on every request: without its ServiceAccount the session
+    // ends, and the page asks for a login again.
+    fleet.plane(&["delete", "serviceaccount", "viewer", "-n", "default"]);
+    b.wait("the ended session to show the login form", |b| {
+        match b.text("main") {
+            Some(t) if t.contains("Your session has ended") => Ok(()),
+            other => {
+                // Switching views makes new requests, as a user moving around would.
+                b.script("location.hash = location.hash === '#/overview' ? '#/clusters' : '#/overview';", json!([]));
+                Err(format!("{other:?}"))
+            }
+        }
+    });
+    assert_eq!(b.script("return document.getElementById('nav').hidden;", json!([])), true);
 }

@@ -12,6 +12,11 @@ export class ApiError extends Error {
   }
 }
 
+// What happens when the session has ended (expired, logged out elsewhere, plane restarted):
+// app.js shows the login form. The login endpoint's own 401s are the form's to show.
+let unauthorized = () => {};
+export function onUnauthorized(handler) { unauthorized = handler; }
+
 export async function call(method, path, body, contentType) {
   const headers = { ...CSRF, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = contentType || 'application/json';
@@ -19,6 +24,7 @@ export async function call(method, path, body, contentType) {
   const text = await r.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  if (r.status === 401 && !path.startsWith('/dashboard/api/session')) unauthorized();
   if (!r.ok) throw new ApiError(r.status, json, text);
   return json;
 }
@@ -65,10 +71,8 @@ export class Live {
         delay = 500;
       } catch (err) {
         if (this.stopped) return;
-        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-          this.onError(err);
-          if (err.status === 401) return;
-        }
+        if (err instanceof ApiError && err.status === 401) return unauthorized();
+        if (err instanceof ApiError && err.status === 403) this.onError(err);
         if (err instanceof ApiError && err.status === 410) this.rv = undefined;
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 10000);

@@ -2,7 +2,7 @@
 // pasted bearer token), then routes `#/<view>` to the view modules. The fragment never
 // reaches the server or a Referer, and is wiped from history as soon as it is read.
 
-import { call, describe } from './api.js';
+import { call, describe, onUnauthorized } from './api.js';
 import { h, fill } from './dom.js';
 import * as overview from './overview.js';
 import * as clusters from './clusters.js';
@@ -14,12 +14,27 @@ import * as events from './events.js';
 const VIEWS = { overview, clusters, workloads, policies, bindings, events };
 const main = document.getElementById('main');
 let current = null;
+// Whether the views are showing; every list that hits the ended session reports it, and the
+// login form is shown once.
+let active = false;
 
 export function notice(text) {
   const el = document.getElementById('notice');
   fill(el, text || '');
   if (text) setTimeout(() => { if (el.textContent === text) fill(el); }, 15000);
 }
+
+onUnauthorized(() => {
+  if (!active) return;
+  active = false;
+  if (current?.stop) current.stop();
+  current = null;
+  window.removeEventListener('hashchange', route);
+  document.getElementById('nav').hidden = true;
+  document.getElementById('logout').hidden = true;
+  fill(document.getElementById('who'));
+  showLogin('Your session has ended (it expired, was logged out, or the plane restarted). Log in again.');
+});
 
 async function start() {
   const code = new URLSearchParams(location.hash.slice(1)).get('code');
@@ -63,6 +78,7 @@ function showLogin(message) {
 }
 
 function loggedIn(user) {
+  active = true;
   fill(document.getElementById('who'), `Logged in as ${user.username}`);
   document.getElementById('nav').hidden = false;
   const logout = document.getElementById('logout');
