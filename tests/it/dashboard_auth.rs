@@ -93,6 +93,11 @@ fn a_login_link_works_once_and_acts_as_its_user() {
         let ok = send(&anon, Method::GET, "/api/v1/namespaces", &[CSRF, ("cookie", &with_cookie)], "").await;
         assert_eq!(ok.code, 200, "{}", ok.body);
 
+        // A session cannot mint itself a fresh login, which would let it outlive its limit.
+        let prolong =
+            send(&anon, Method::POST, "/dashboard/api/login-codes", &[CSRF, ("cookie", &with_cookie)], "").await;
+        assert_eq!(prolong.code, 403, "{}", prolong.body);
+
         // A cookie the plane never issued is no one.
         let forged = cookie("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
         assert_eq!(send(&anon, Method::GET, "/api/v1/namespaces", &[CSRF, ("cookie", &forged)], "").await.code, 401);
@@ -201,5 +206,31 @@ fn a_pasted_token_logs_in_as_its_service_account_until_revoked() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert_eq!(code, 401, "the session outlived its ServiceAccount");
+    });
+}
+
+#[test]
+fn a_link_minted_with_a_token_ends_when_the_token_is_revoked() {
+    let plane = Plane::start();
+    plane.create("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: ci\n  namespace: default\n");
+    let token = plane.kubectl_ok(&["create", "token", "ci", "-n", "default"]).trim().to_string();
+    let link = login_link(plane.dir.path(), &plane.token_kubeconfig("ci", &token));
+    assert_eq!(link["user"]["username"], "system:serviceaccount:default:ci");
+    runtime().block_on(async {
+        let anon = client(&anonymous_kubeconfig(&plane)).await;
+        let c = cookie(&exchange(&anon, &code_of(&link)).await);
+        let headers = [CSRF, ("cookie", c.as_str()), ("content-type", "application/json")];
+        let who = send(&anon, Method::POST, REVIEWS, &headers, REVIEW).await;
+        assert_eq!(who.body["status"]["userInfo"]["username"], "system:serviceaccount:default:ci", "{}", who.body);
+        plane.kubectl_ok(&["delete", "serviceaccount", "ci", "-n", "default"]);
+        let mut code = 0;
+        for _ in 0..200 {
+            code = send(&anon, Method::POST, REVIEWS, &headers, REVIEW).await.code;
+            if code == 401 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(code, 401, "the session outlived the token it was minted with");
     });
 }

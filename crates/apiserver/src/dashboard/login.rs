@@ -34,24 +34,48 @@ pub async fn mint(state: &Arc<ApiState>, conn: Option<&ConnInfo>, method: &Metho
     if method != Method::POST {
         return no_store(error_response(&method_not_allowed()));
     }
-    let user = match authenticate::authenticate(state, conn, headers).await {
-        Ok(user) => user,
-        Err(e) => return no_store(error_response(&e)),
-    };
-    let user = match impersonate::apply(state, user, headers) {
-        Ok(user) => user,
-        Err(e) => return no_store(error_response(&e)),
-    };
+    no_store(match mint_for(state, conn, headers).await {
+        Ok(resp) => resp,
+        Err(e) => error_response(&e),
+    })
+}
+
+/// The code's credential follows how the caller authenticated, so a session is never harder
+/// to revoke than what started it: a client certificate's user (impersonation applied) is
+/// bound as that identity; a bearer token is kept and re-checked on every request. A session
+/// cookie mints nothing (a session cannot prolong itself), and a token with impersonation is
+/// refused (the impersonation could not be re-checked per request).
+async fn mint_for(state: &ApiState, conn: Option<&ConnInfo>, headers: &HeaderMap) -> Result<Response, ApiError> {
+    let has_cert = conn.is_some_and(|c| c.client_cert.is_some());
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty())
+        .map(|(_, token)| token.trim().to_string());
+    let impersonating = headers.contains_key("impersonate-user");
+    if !has_cert && bearer.is_none() {
+        return Err(if session_cookie(headers).is_some() { cookie_refused() } else { anonymous_refused() });
+    }
+    let user = authenticate::authenticate(state, conn, headers).await?;
+    let user = impersonate::apply(state, user, headers)?;
     if user.name == ANONYMOUS {
-        return no_store(error_response(&anonymous_refused()));
+        return Err(anonymous_refused());
     }
-    match state.dashboard.mint_code(user.clone(), Instant::now()) {
-        Ok(code) => no_store(json_response(
-            StatusCode::CREATED,
-            &json!({"code": code, "expiresInSeconds": state.dashboard.lifetimes().code.as_secs(), "user": user}),
-        )),
-        Err(refusal) => no_store(error_response(&refused(refusal))),
-    }
+    let credential = match bearer {
+        Some(token) if !has_cert => {
+            if impersonating {
+                return Err(ApiError::bad_request(
+                    "a dashboard login link for a bearer token cannot impersonate; log in as the impersonated user's own credentials",
+                ));
+            }
+            Credential::Token(token)
+        }
+        _ => Credential::User(user.clone()),
+    };
+    let code = state.dashboard.mint_code(credential, user.clone(), Instant::now()).map_err(refused)?;
+    let ttl = state.dashboard.lifetimes().code.as_secs();
+    Ok(json_response(StatusCode::CREATED, &json!({"code": code, "expiresInSeconds": ttl, "user": user})))
 }
 
 pub async fn session(state: &Arc<ApiState>, method: &Method, headers: &HeaderMap, body: Body) -> Response {
@@ -129,6 +153,14 @@ fn method_not_allowed() -> ApiError {
 
 fn anonymous_refused() -> ApiError {
     ApiError::new(401, StatusReason::Unauthorized, "a login code needs an authenticated user, not system:anonymous")
+}
+
+fn cookie_refused() -> ApiError {
+    ApiError::new(
+        403,
+        StatusReason::Forbidden,
+        "a dashboard session cannot mint login links; use a client certificate or a bearer token",
+    )
 }
 
 fn code_refused() -> ApiError {

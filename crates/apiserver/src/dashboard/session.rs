@@ -61,6 +61,8 @@ pub enum Refusal {
 }
 
 struct Pending {
+    credential: Credential,
+    /// Who the credential authenticated as when the code was minted, for the page to show.
     user: UserInfo,
     expires: Instant,
 }
@@ -112,15 +114,16 @@ impl Sessions {
         self.tables.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Mints a single-use login code for `user`.
-    pub fn mint_code(&self, user: UserInfo, now: Instant) -> Result<String, Refusal> {
+    /// Mints a single-use login code whose session will act through `credential` (`user` is
+    /// who that is now).
+    pub fn mint_code(&self, credential: Credential, user: UserInfo, now: Instant) -> Result<String, Refusal> {
         let mut t = self.tables();
         t.codes.retain(|_, p| p.expires > now);
         if t.codes.len() >= MAX_CODES {
             return Err(Refusal::Full);
         }
         let code = new_secret();
-        t.codes.insert(digest(&code), Pending { user, expires: now + self.lifetimes.code });
+        t.codes.insert(digest(&code), Pending { credential, user, expires: now + self.lifetimes.code });
         Ok(code)
     }
 
@@ -134,7 +137,7 @@ impl Sessions {
         if pending.expires <= now {
             return Err(Refusal::Invalid);
         }
-        let secret = self.start(Credential::User(pending.user.clone()), now)?;
+        let secret = self.start(pending.credential, now)?;
         Ok((secret, pending.user))
     }
 
@@ -198,7 +201,7 @@ mod tests {
     fn a_code_works_once() {
         let s = Sessions::default();
         let now = Instant::now();
-        let code = s.mint_code(alice(), now).unwrap();
+        let code = s.mint_code(Credential::User(alice()), alice(), now).unwrap();
         let (secret, user) = s.exchange_code(&code, now).unwrap();
         assert_eq!(user, alice());
         assert_eq!(s.lookup(&secret, now), Some(Credential::User(alice())));
@@ -209,7 +212,7 @@ mod tests {
     fn an_expired_code_is_refused_and_spent() {
         let s = Sessions::default();
         let now = Instant::now();
-        let code = s.mint_code(alice(), now).unwrap();
+        let code = s.mint_code(Credential::User(alice()), alice(), now).unwrap();
         assert_eq!(s.exchange_code(&code, now + CODE_TTL), Err(Refusal::Invalid));
         assert_eq!(s.exchange_code(&code, now), Err(Refusal::Invalid));
     }
@@ -237,11 +240,11 @@ mod tests {
         let s = Sessions::default();
         let now = Instant::now();
         for _ in 0..MAX_CODES {
-            s.mint_code(alice(), now).unwrap();
+            s.mint_code(Credential::User(alice()), alice(), now).unwrap();
         }
-        assert_eq!(s.mint_code(alice(), now), Err(Refusal::Full));
+        assert_eq!(s.mint_code(Credential::User(alice()), alice(), now), Err(Refusal::Full));
         // Expired codes make room again.
-        assert!(s.mint_code(alice(), now + CODE_TTL).is_ok());
+        assert!(s.mint_code(Credential::User(alice()), alice(), now + CODE_TTL).is_ok());
         for _ in 0..MAX_SESSIONS {
             s.start(Credential::Token("t".into()), now).unwrap();
         }
