@@ -3,7 +3,8 @@
 //! Ready, creates a Deployment and a weighted policy from the page, watches the placement
 //! appear without a reload, cordons a member from the page and sees the next workload avoid
 //! it, and is shown the 403 when a read-only user tries the same. Each view's screenshot is
-//! written to docs/dashboard/ (README shows them).
+//! taken every run; with `UPDATE_GENERATED=1` they are written to docs/dashboard/ (README shows
+//! them), otherwise to a temp dir, so a test run leaves the tree as it was.
 
 use std::path::PathBuf;
 
@@ -12,8 +13,13 @@ use serde_json::{Value, json};
 use crate::common::fleet::Fleet;
 use crate::common::webdriver::Browser;
 
-fn shots() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/dashboard")
+/// Where screenshots go: docs/dashboard/ when regenerating committed files.
+fn shots(temp: &tempfile::TempDir) -> PathBuf {
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/dashboard")
+    } else {
+        temp.path().to_path_buf()
+    }
 }
 
 fn policy(name: &str) -> String {
@@ -91,6 +97,8 @@ impl Views for Browser {
 #[test]
 fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
     let browser = Browser::start();
+    let temp = tempfile::tempdir().unwrap();
+    let shots = || shots(&temp);
     let fleet = Fleet::up(3);
     let link = fleet.karmadactl(&["dashboard", "-o", "json"]);
     assert_eq!(link.code, 0, "{}", link.stderr);
