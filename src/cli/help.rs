@@ -14,7 +14,7 @@ const GROUPS: &[(&str, &[&str])] = &[
         "Cluster Registration Commands",
         &["init", "deinit", "addons", "join", "unjoin", "token", "register", "unregister"],
     ),
-    ("Cluster Management Commands", &["cordon", "uncordon", "taint"]),
+    ("Cluster Management Commands", &["cordon", "uncordon", "taint", "dashboard"]),
     ("Troubleshooting and Debugging Commands", &["attach", "logs", "exec", "describe", "interpret"]),
     ("Advanced Commands", &["apply", "promote", "top", "patch"]),
     ("Control Plane Commands", &["controlplane", "local", "agent"]),

@@ -78,6 +78,7 @@ pub enum Command {
     Cordon(cmd::cordon::CordonArgs),
     Uncordon(cmd::cordon::UncordonArgs),
     Taint(cmd::taint::TaintArgs),
+    Dashboard(cmd::dashboard::DashboardArgs),
     Get(cmd::get::GetArgs),
     Promote(cmd::promote::PromoteArgs),
     Apply(Box<cmd::apply::ApplyArgs>),

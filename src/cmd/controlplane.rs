@@ -58,6 +58,14 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1800, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=604_800))]
     pub min_request_timeout: u64,
 
+    /// How long a `karmadactl dashboard` login link works (it works once).
+    #[arg(long, default_value = "1m0s", value_name = "DURATION")]
+    pub dashboard_login_code_ttl: String,
+
+    /// How long a dashboard login lasts at most (an hour without use ends it sooner).
+    #[arg(long, default_value = "8h0m0s", value_name = "DURATION")]
+    pub dashboard_session_ttl: String,
+
     /// Directory of the PKI (CA, serving and admin certificates, service-account key) when
     /// not <data-dir>/pki.
     #[arg(long, value_name = "PATH")]
@@ -334,6 +342,10 @@ fn serve(args: ServeArgs, ctx: &Context) -> anyhow::Result<()> {
     config.kubernetes_version = args.kubernetes_version.clone();
     config.watch_history = super::parse_duration("watch-history", &args.watch_history)?;
     config.min_request_timeout = Duration::from_secs(args.min_request_timeout);
+    config.dashboard = karmadactl_apiserver::dashboard::session::Lifetimes {
+        code: bounded_duration("dashboard-login-code-ttl", &args.dashboard_login_code_ttl, 1, 600)?,
+        session: bounded_duration("dashboard-session-ttl", &args.dashboard_session_ttl, 60, 24 * 3600)?,
+    };
     config.leaf_validity = positive_duration("cert-validity-period", &args.cert_validity_period)?;
     config.pki_dir = args.pki_dir.clone();
     config.admin_kubeconfig = args.admin_kubeconfig.clone();
@@ -409,6 +421,19 @@ pub fn positive_duration(flag: &str, value: &str) -> anyhow::Result<Duration> {
         return Err(UsageError::with_hint(
             format!("--{flag} must be longer than zero"),
             "give a Go duration such as 8760h0m0s.",
+        )
+        .into());
+    }
+    Ok(d)
+}
+
+/// A duration flag between `min` and `max` seconds, with the range in the error.
+fn bounded_duration(flag: &str, value: &str, min: u64, max: u64) -> anyhow::Result<Duration> {
+    let d = super::parse_duration(flag, value)?;
+    if d < Duration::from_secs(min) || d > Duration::from_secs(max) {
+        return Err(UsageError::with_hint(
+            format!("--{flag} must be between {min}s and {max}s, not {value}"),
+            "give a Go duration such as 1m0s.",
         )
         .into());
     }

@@ -14,6 +14,7 @@ pub mod connection;
 pub mod controlplane;
 pub mod cordon;
 pub mod create;
+pub mod dashboard;
 pub mod datastore;
 pub mod deinit;
 pub mod delete;
@@ -58,6 +59,7 @@ pub fn dispatch(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Cordon(a) => cordon::run_cordon(a, ctx),
         Command::Uncordon(a) => cordon::run_uncordon(a, ctx),
         Command::Taint(a) => taint::run(a, ctx),
+        Command::Dashboard(a) => dashboard::run(a, ctx),
         Command::Get(a) => get::run(a, ctx),
         Command::Promote(a) => promote::run(a, ctx),
         Command::Apply(a) => apply::run(*a, ctx),

@@ -38,6 +38,8 @@ mod cordon_taint;
 mod create;
 mod create_edit;
 mod create_token;
+mod dashboard_auth;
+mod dashboard_browser;
 mod describe;
 mod edit;
 mod exec;

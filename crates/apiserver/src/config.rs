@@ -59,6 +59,8 @@ pub struct ServerConfig {
     pub kubelet: Option<std::sync::Arc<dyn crate::kubelet::Kubelet>>,
     /// Serve `metrics.k8s.io` with these simulated figures (simulated members only).
     pub simulated_metrics: Option<SimulatedMetrics>,
+    /// Lifetimes of the dashboard's login codes and sessions.
+    pub dashboard: crate::dashboard::session::Lifetimes,
 }
 
 /// CPU (nanocores) and memory (bytes) of a container's requests or limits, None when unset.
@@ -98,6 +100,7 @@ impl ServerConfig {
             build: crate::build_info::BuildInfo::UNKNOWN,
             kubelet: None,
             simulated_metrics: None,
+            dashboard: Default::default(),
         }
     }
 

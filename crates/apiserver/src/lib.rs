@@ -15,6 +15,7 @@
 
 pub(crate) mod admission;
 pub mod auth;
+pub mod dashboard;
 pub(crate) mod filters;
 pub mod handlers;
 pub mod protobuf;

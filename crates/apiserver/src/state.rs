@@ -36,6 +36,8 @@ pub struct ApiState {
     pub inflight: crate::filters::inflight::InflightLimiter,
     /// Memory held by lists being built or sent.
     pub list_budget: Arc<crate::filters::list_budget::ListBudget>,
+    /// The dashboard's login codes and sessions (this replica's only).
+    pub dashboard: crate::dashboard::Sessions,
 }
 
 impl ApiState {

@@ -2,11 +2,13 @@
 
 #![allow(dead_code)]
 
+pub mod dashboard;
 pub mod etcd;
 pub mod fleet;
 pub mod plane;
 pub mod raw_api;
 pub mod twins;
+pub mod webdriver;
 pub mod webhook_server;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,8 @@
 //! or service-account JWT, each checked against the objects it refers to), else anonymous.
 //! The order and the outcomes are kube-apiserver's, and so is keeping a token's success for
 //! 10 s ([`super::token_cache`], emptied whenever a Secret or ServiceAccount changes).
+//! A request with neither credential but the dashboard's session cookie acts as the session's
+//! user, and only when it also carries the dashboard's anti-CSRF header.
 
 use axum::http::HeaderMap;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
@@ -25,7 +27,7 @@ pub async fn authenticate(
         return user_from_client_cert(cert).map_err(|_| ApiError::unauthorized());
     }
     let Some(value) = headers.get(axum::http::header::AUTHORIZATION) else {
-        return Ok(UserInfo::anonymous());
+        return dashboard_session(state, headers).await;
     };
     let value = value.to_str().map_err(|_| ApiError::unauthorized())?;
     // As kube-apiserver: only `Bearer <token>` is a credential. Any other scheme (kubectl sends
@@ -35,6 +37,27 @@ pub async fn authenticate(
         Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => token.trim(),
         _ => return Ok(UserInfo::anonymous()),
     };
+    authenticate_bearer(state, token).await
+}
+
+/// The user of the dashboard session the cookie names; anonymous without a cookie.
+async fn dashboard_session(state: &ApiState, headers: &HeaderMap) -> Result<UserInfo, ApiError> {
+    use crate::dashboard::{Credential, has_csrf_header, session_cookie};
+    let Some(secret) = session_cookie(headers) else {
+        return Ok(UserInfo::anonymous());
+    };
+    if !has_csrf_header(headers) {
+        return Err(crate::dashboard::login::csrf_refused());
+    }
+    match state.dashboard.lookup(secret, std::time::Instant::now()) {
+        None => Err(ApiError::unauthorized()),
+        Some(Credential::User(user)) => Ok(user),
+        Some(Credential::Token(token)) => authenticate_bearer(state, &token).await,
+    }
+}
+
+/// Authenticates a bearer token, through the cache of recent successes.
+pub async fn authenticate_bearer(state: &ApiState, token: &str) -> Result<UserInfo, ApiError> {
     let started = std::time::Instant::now();
     let epoch = match state.token_cache.get(token, started) {
         Ok(user) => return Ok(user),

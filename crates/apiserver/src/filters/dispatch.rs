@@ -75,6 +75,11 @@ async fn handle(State(state): State<Arc<ApiState>>, req: Request) -> Response {
     let conn = req.extensions().get::<ConnInfo>().cloned();
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_string();
+    // The dashboard's pages and login endpoints are not API resources; its API calls are. Only
+    // the Karmada plane serves it, not a simulated member's API server.
+    if state.config.profile == crate::config::Profile::Karmada && crate::dashboard::is_dashboard_path(&path) {
+        return crate::dashboard::serve(&state, conn.as_ref(), &parts.method, &path, &parts.headers, body).await;
+    }
     let raw_query = parts.uri.query().unwrap_or("").to_string();
     let info = RequestInfo::parse(parts.method.as_str(), &path, &raw_query);
     let verb = info.verb.clone();
@@ -140,7 +145,7 @@ const DISCARD_LIMIT: usize = 64 * 1024 * 1024;
 
 /// Reads the request body up to `limit` bytes; beyond that, keeps reading (and discarding) up
 /// to [`DISCARD_LIMIT`] or 5 seconds, then answers 413.
-async fn read_body(body: Body, limit: usize) -> Result<bytes::Bytes, ApiError> {
+pub(crate) async fn read_body(body: Body, limit: usize) -> Result<bytes::Bytes, ApiError> {
     use http_body_util::BodyExt;
     let mut body = body;
     let mut buf = bytes::BytesMut::new();

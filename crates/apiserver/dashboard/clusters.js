@@ -1,0 +1,128 @@
+// Clusters: each member's details, taints and conditions, with cordon/uncordon making the
+// same change `karmadactl cordon` makes: a JSON patch that first tests the resourceVersion
+// read, then adds or removes only the cordon taint. RBAC decides; a refusal is shown.
+
+import { call, follow, PATHS, describe } from './api.js';
+import { h, fill, table, condition, conditionText } from './dom.js';
+
+const CORDON_KEY = 'cluster.karmada.io/unschedulable';
+const CORDON_EFFECT = 'NoSchedule';
+
+export function render(main, ctx) {
+  const body = h('div', {});
+  // The outcome of the last cordon/uncordon per cluster, kept across redraws: the card is
+  // rebuilt whenever the Cluster's status changes, which would otherwise wipe the message.
+  ctx = { ...ctx, results: new Map() };
+  fill(main, h('h1', {}, 'Clusters'), body);
+  return follow({ clusters: PATHS.clusters }, (d, errors) => {
+    if (errors.clusters) return fill(body, h('p', { class: 'error', role: 'alert' }, describe(errors.clusters)));
+    const clusters = (d.clusters || []).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    fill(body, clusters.length ? clusters.map((c) => card(c, ctx)) : h('p', {}, 'No member clusters have joined.'));
+  });
+}
+
+function cordoned(c) {
+  return (c.spec?.taints || []).some((t) => t.key === CORDON_KEY && t.effect === CORDON_EFFECT);
+}
+
+function card(c, ctx) {
+  const s = c.status || {};
+  const name = c.metadata.name;
+  const isCordoned = cordoned(c);
+  const last = ctx.results.get(name);
+  const result = h('p', { role: 'status', class: last?.error ? 'result error' : 'result' }, last?.text || '');
+  const show = (text, error) => {
+    ctx.results.set(name, { text, error });
+    fill(result, text);
+    result.className = error ? 'result error' : 'result';
+  };
+  const button = h('button', {
+    type: 'button', class: isCordoned ? '' : 'danger', 'data-action': isCordoned ? 'uncordon' : 'cordon',
+    'aria-label': `${isCordoned ? 'Uncordon' : 'Cordon'} cluster ${name}`,
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        await setCordon(name, !isCordoned);
+        show(`${name} cluster ${isCordoned ? 'uncordoned' : 'cordoned'}`, false);
+      } catch (err) {
+        const msg = `${isCordoned ? 'Uncordon' : 'Cordon'} refused: ${describe(err)}`;
+        show(msg, true);
+        ctx.notice(msg);
+        button.disabled = false;
+      }
+    },
+  }, isCordoned ? 'Uncordon' : 'Cordon');
+  return h('section', { class: 'card', 'aria-labelledby': `cluster-${name}`, 'data-cluster': name },
+    h('h2', { id: `cluster-${name}` }, name, ' ', conditionText(condition(c, 'Ready')), isCordoned ? h('span', { class: 'warn' }, ' (cordoned)') : null),
+    h('dl', {},
+      [['API endpoint', c.spec?.apiEndpoint], ['Sync mode', c.spec?.syncMode], ['Kubernetes version', s.kubernetesVersion],
+        ['Provider', c.spec?.provider], ['Region', c.spec?.region], ['Zones', (c.spec?.zones || []).join(', ')],
+        ['Nodes', s.nodeSummary ? `${s.nodeSummary.readyNum ?? 0} ready of ${s.nodeSummary.totalNum ?? 0}` : '']]
+        .filter(([, v]) => v).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    table('Taints', ['Key', 'Value', 'Effect'], (c.spec?.taints || []).map((t) => [t.key, t.value || '', t.effect]), 'No taints.'),
+    table('Conditions', ['Type', 'Status', 'Reason', 'Message', 'Since'],
+      (s.conditions || []).map((x) => [x.type, x.status, x.reason || '', x.message || '', x.lastTransitionTime || ''])),
+    button, result);
+}
+
+// Reads the Cluster and patches it; a concurrent change fails the test op (422/409) and the
+// edit is decided again on what is there now, as the CLI does.
+export async function setCordon(name, on) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const c = await call('GET', `${PATHS.clusters}/${encodeURIComponent(name)}`);
+    const taints = c.spec?.taints || [];
+    const index = taints.findIndex((t) => t.key === CORDON_KEY && t.effect === CORDON_EFFECT);
+    if (on === (index >= 0)) return;
+    const ops = [{ op: 'test', path: '/metadata/resourceVersion', value: c.metadata.resourceVersion }];
+    if (on) {
+      const taint = { key: CORDON_KEY, effect: CORDON_EFFECT };
+      ops.push(taints.length ? { op: 'add', path: '/spec/taints/-', value: taint } : { op: 'add', path: '/spec/taints', value: [taint] });
+    } else if (taints.length === 1) {
+      ops.push({ op: 'remove', path: '/spec/taints' });
+    } else {
+      ops.push({ op: 'remove', path: `/spec/taints/${index}` });
+    }
+    try {
+      await call('PATCH', `${PATHS.clusters}/${encodeURIComponent(name)}`, JSON.stringify(ops), 'application/json-patch+json');
+      return;
+    } catch (err) {
+      if (err.status !== 422 && err.status !== 409) throw err;
+    }
+  }
+  throw new Error(`cluster ${name} kept changing; try again`);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  return el;
+}
+
+// Plane → members → workloads, as a picture; the same facts are in the tables for screen
+// readers, so the picture is labelled as a summary.
+export function topology(clusters, bindings) {
+  const width = Math.max(400, clusters.length * 170);
+  const height = 230;
+  const root = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Plane with ${clusters.length} members` });
+  root.appendChild(svg('rect', { x: width / 2 - 60, y: 5, width: 120, height: 30, fill: '#0d2238' }));
+  const plane = svg('text', { x: width / 2, y: 25, 'text-anchor': 'middle' }, 'Karmada plane');
+  plane.style.fill = '#fff';
+  root.appendChild(plane);
+  clusters.forEach((c, i) => {
+    const x = (i + 0.5) * (width / clusters.length);
+    const ready = condition(c, 'Ready')?.status === 'True';
+    root.appendChild(svg('line', { x1: width / 2, y1: 35, x2: x, y2: 90, stroke: '#444' }));
+    root.appendChild(svg('rect', { x: x - 70, y: 90, width: 140, height: 30, fill: '#fff', stroke: ready ? '#0a5c1f' : '#a00000', 'stroke-width': 2 }));
+    root.appendChild(svg('text', { x, y: 110, 'text-anchor': 'middle' }, `${c.metadata.name}${ready ? '' : ' (not Ready)'}`));
+    const here = bindings.filter((b) => (b.spec?.clusters || []).some((t) => t.name === c.metadata.name));
+    here.slice(0, 5).forEach((b, j) => {
+      const target = b.spec.clusters.find((t) => t.name === c.metadata.name);
+      root.appendChild(svg('text', { x, y: 140 + j * 16, 'text-anchor': 'middle' }, `${b.spec.resource?.name} ×${target.replicas ?? '–'}`));
+    });
+    if (here.length > 5) root.appendChild(svg('text', { x, y: 140 + 5 * 16, 'text-anchor': 'middle' }, `… ${here.length - 5} more`));
+  });
+  return root;
+}
