@@ -113,6 +113,8 @@ fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
     b.wait_text("#count-ready", "3/3");
     for member in ["member1", "member2", "member3"] {
         b.wait_text(&format!("tr[data-cluster={member}]"), "Ready");
+        // Simulated members say so wherever they are named.
+        b.wait_text(&format!("tr[data-cluster={member}]"), &format!("{member} (simulated)"));
     }
     // Marks this page load: still there later means nothing reloaded the page.
     b.script("window.loadedOnce = true;", json!([]));
@@ -169,7 +171,7 @@ fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
     assert!(fleet.get("karmada-apiserver", &["propagationpolicy", "web", "-n", "default"]).is_none());
 
     b.goto_hash("bindings");
-    b.wait_text("tr[data-binding='default/api-deployment']", "member1 (2)");
+    b.wait_text("tr[data-binding='default/api-deployment']", "member1 (simulated) (2)");
     b.screenshot(&shots().join("bindings.png"));
     // The plane's controllers record no Events yet; one written now appears live.
     b.goto_hash("events");

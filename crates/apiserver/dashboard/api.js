@@ -4,6 +4,10 @@
 
 export const CSRF = { 'X-Karmada-Dashboard': '1' };
 
+// Fires when something learned outside the followed lists (which members are simulated)
+// changes what views show; every followed view redraws.
+export const factsChanged = new EventTarget();
+
 export class ApiError extends Error {
   constructor(status, body, text) {
     super(body?.message || text || `HTTP ${status}`);
@@ -157,6 +161,7 @@ export function follow(paths, draw, onError) {
       if (twin && twin !== document.activeElement) twin.focus();
     });
   };
+  factsChanged.addEventListener('change', redraw);
   const lives = Object.entries(paths).map(([name, path]) => {
     data[name] = null;
     return new Live(path, (items) => { data[name] = items; delete errors[name]; redraw(); }, (err) => {
@@ -165,5 +170,10 @@ export function follow(paths, draw, onError) {
       redraw();
     }).start();
   });
-  return { stop: () => lives.forEach((l) => l.stop()) };
+  return {
+    stop: () => {
+      factsChanged.removeEventListener('change', redraw);
+      lives.forEach((l) => l.stop());
+    },
+  };
 }

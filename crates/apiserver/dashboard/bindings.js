@@ -3,6 +3,7 @@
 
 import { follow, PATHS, describe } from './api.js';
 import { h, fill, table, condition, conditionText } from './dom.js';
+import { memberName } from './simulated.js';
 
 export function render(main) {
   const body = h('div', {});
@@ -17,7 +18,7 @@ export function render(main) {
         bindings.map((b) => {
           const s = condition(b, 'Scheduled');
           return { attrs: { 'data-binding': name(b) }, cells: [name(b), `${b.spec?.resource?.kind} ${b.spec?.resource?.name}`,
-            (b.spec?.clusters || []).map((c) => `${c.name} (${c.replicas ?? '–'})`).join(', '),
+            (b.spec?.clusters || []).map((c) => `${memberName(c.name)} (${c.replicas ?? '–'})`).join(', '),
             conditionText(s), s?.status === 'False' ? s.message : '', conditionText(condition(b, 'FullyApplied'))] };
         }), 'No bindings.'),
       h('h2', {}, 'Works'),

@@ -4,6 +4,7 @@
 
 import { call, follow, PATHS, describe } from './api.js';
 import { h, fill, table, condition, conditionText } from './dom.js';
+import { memberName } from './simulated.js';
 
 const CORDON_KEY = 'cluster.karmada.io/unschedulable';
 const CORDON_EFFECT = 'NoSchedule';
@@ -53,7 +54,7 @@ function card(c, ctx) {
     },
   }, isCordoned ? 'Uncordon' : 'Cordon');
   return h('section', { class: 'card', 'aria-labelledby': `cluster-${name}`, 'data-cluster': name },
-    h('h2', { id: `cluster-${name}` }, name, ' ', conditionText(condition(c, 'Ready')), isCordoned ? h('span', { class: 'warn' }, ' (cordoned)') : null),
+    h('h2', { id: `cluster-${name}` }, memberName(name), ' ', conditionText(condition(c, 'Ready')), isCordoned ? h('span', { class: 'warn' }, ' (cordoned)') : null),
     h('dl', {},
       [['API endpoint', c.spec?.apiEndpoint], ['Sync mode', c.spec?.syncMode], ['Kubernetes version', s.kubernetesVersion],
         ['Provider', c.spec?.provider], ['Region', c.spec?.region], ['Zones', (c.spec?.zones || []).join(', ')],
@@ -116,7 +117,7 @@ export function topology(clusters, bindings) {
     const ready = condition(c, 'Ready')?.status === 'True';
     root.appendChild(svg('line', { x1: width / 2, y1: 35, x2: x, y2: 90, stroke: '#444' }));
     root.appendChild(svg('rect', { x: x - 70, y: 90, width: 140, height: 30, fill: '#fff', stroke: ready ? '#0a5c1f' : '#a00000', 'stroke-width': 2 }));
-    root.appendChild(svg('text', { x, y: 110, 'text-anchor': 'middle' }, `${c.metadata.name}${ready ? '' : ' (not Ready)'}`));
+    root.appendChild(svg('text', { x, y: 110, 'text-anchor': 'middle' }, `${memberName(c.metadata.name)}${ready ? '' : ' (not Ready)'}`));
     const here = bindings.filter((b) => (b.spec?.clusters || []).some((t) => t.name === c.metadata.name));
     here.slice(0, 5).forEach((b, j) => {
       const target = b.spec.clusters.find((t) => t.name === c.metadata.name);

@@ -4,6 +4,7 @@
 import { follow, PATHS, describe } from './api.js';
 import { h, fill, table, condition, conditionText, usage, sizeBars } from './dom.js';
 import { topology } from './clusters.js';
+import { memberName } from './simulated.js';
 
 export function render(main) {
   const body = h('div', {});
@@ -27,7 +28,7 @@ export function render(main) {
           const s = c.status || {};
           const r = s.resourceSummary || {};
           const nodes = s.nodeSummary ? `${s.nodeSummary.readyNum ?? 0}/${s.nodeSummary.totalNum ?? 0}` : '–';
-          return { attrs: { 'data-cluster': c.metadata.name }, cells: [c.metadata.name, c.spec?.syncMode || '', s.kubernetesVersion || '', conditionText(condition(c, 'Ready')), nodes,
+          return { attrs: { 'data-cluster': c.metadata.name }, cells: [memberName(c.metadata.name), c.spec?.syncMode || '', s.kubernetesVersion || '', conditionText(condition(c, 'Ready')), nodes,
             usage('CPU', r.allocated?.cpu, r.allocatable?.cpu), usage('Memory', r.allocated?.memory, r.allocatable?.memory), usage('Pods', r.allocated?.pods, r.allocatable?.pods)] };
         }), 'No member clusters have joined.'),
       failed.length ? h('h2', {}, 'Failed schedules') : null,

@@ -4,6 +4,7 @@
 
 import { call, follow, PATHS, describe } from './api.js';
 import { h, fill, table, condition, conditionText } from './dom.js';
+import { memberName } from './simulated.js';
 
 export function render(main, ctx) {
   const body = h('div', {});
@@ -16,7 +17,7 @@ export function render(main, ctx) {
       table('Deployments and their placement', ['Deployment', 'Replicas', 'Policy', 'Placement (member: replicas)', 'Scheduled', 'Member status'],
         deployments.map((w) => {
           const b = bindings.get(`${w.metadata.namespace}/Deployment/${w.metadata.name}`);
-          const placement = (b?.spec?.clusters || []).map((c) => h('div', { 'data-member': c.name, 'data-replicas': c.replicas ?? '' }, `${c.name}: ${c.replicas ?? '–'}`));
+          const placement = (b?.spec?.clusters || []).map((c) => h('div', { 'data-member': c.name, 'data-replicas': c.replicas ?? '' }, `${memberName(c.name)}: ${c.replicas ?? '–'}`));
           const status = (b?.status?.aggregatedStatus || []).map((s) => h('div', {},
             `${s.clusterName}: ${s.applied ? 'applied' : 'not applied'}${s.health ? `, ${s.health}` : ''}`,
             s.status?.readyReplicas !== undefined ? `, ${s.status.readyReplicas} ready` : ''));

@@ -20,6 +20,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("policies.js", "text/javascript; charset=utf-8", include_str!("../../dashboard/policies.js")),
     ("bindings.js", "text/javascript; charset=utf-8", include_str!("../../dashboard/bindings.js")),
     ("events.js", "text/javascript; charset=utf-8", include_str!("../../dashboard/events.js")),
+    ("simulated.js", "text/javascript; charset=utf-8", include_str!("../../dashboard/simulated.js")),
 ];
 
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
