@@ -9,9 +9,7 @@ use axum::http::HeaderMap;
 use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
 use karmadactl_apimachinery::ApiError;
 
-use crate::auth::{
-    BearerKind, ServiceAccountTokenKind, UserInfo, authenticate_bootstrap_token, bearer_kind, user_from_client_cert,
-};
+use crate::auth::{BearerKind, ServiceAccountTokenKind, UserInfo, authenticate_bootstrap_token, bearer_kind};
 
 use crate::state::ApiState;
 use crate::storage::store_access;
@@ -24,7 +22,8 @@ pub async fn authenticate(
 ) -> Result<UserInfo, ApiError> {
     if let Some(cert) = conn.and_then(|c| c.client_cert.as_ref()) {
         // rustls already verified the chain against the plane's CA.
-        return user_from_client_cert(cert).map_err(|_| ApiError::unauthorized());
+        let identity = cert.as_ref().as_ref().map_err(|_| ApiError::unauthorized())?;
+        return identity.user_at(jiff::Timestamp::now()).map_err(|_| ApiError::unauthorized());
     }
     let Some(value) = headers.get(axum::http::header::AUTHORIZATION) else {
         return dashboard_session(state, headers).await;

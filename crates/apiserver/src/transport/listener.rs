@@ -16,6 +16,7 @@ use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
+use crate::auth::{AuthError, ClientCertIdentity, read_client_cert};
 use crate::filters::metrics::Metrics;
 use crate::transport::coalesced_io::CoalescedWrites;
 use crate::transport::connection_limits::{ConnectionLimits, ConnectionTracker};
@@ -23,8 +24,9 @@ use crate::transport::connection_limits::{ConnectionLimits, ConnectionTracker};
 /// What the connection knows about its peer, attached to every request on it.
 #[derive(Debug, Clone)]
 pub struct ConnInfo {
-    /// The verified client certificate (leaf, DER), if the client sent one.
-    pub client_cert: Option<Arc<Vec<u8>>>,
+    /// What the verified client certificate (leaf) says, if the client sent one: read once
+    /// per connection, checked against the clock at each request.
+    pub client_cert: Option<Arc<Result<ClientCertIdentity, AuthError>>>,
 }
 
 /// A handshake that takes longer than this is dropped.
@@ -89,7 +91,8 @@ pub async fn serve(
                 }
                 Err(_) => return,
             };
-            let client_cert = tls.get_ref().1.peer_certificates().and_then(|c| c.first()).map(|c| Arc::new(c.to_vec()));
+            let client_cert =
+                tls.get_ref().1.peer_certificates().and_then(|c| c.first()).map(|c| Arc::new(read_client_cert(c)));
             let info = ConnInfo { client_cert };
             let requested = Arc::new(AtomicBool::new(false));
             let seen = requested.clone();

@@ -17,7 +17,7 @@ pub use user::{
     ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, CREDENTIAL_ID_KEY, PRIVILEGED_GROUP, UserInfo,
     service_account_groups, service_account_username, split_service_account_username,
 };
-pub use x509::{user_from_client_cert, user_from_client_cert_at};
+pub use x509::{ClientCertIdentity, read_client_cert, user_from_client_cert, user_from_client_cert_at};
 
 /// What kind of bearer token a request carries, so the server knows which object to look up
 /// before authenticating it.
