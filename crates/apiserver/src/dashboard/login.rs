@@ -73,7 +73,18 @@ async fn mint_for(state: &ApiState, conn: Option<&ConnInfo>, headers: &HeaderMap
         }
         _ => Credential::User(user.clone()),
     };
-    let code = state.dashboard.mint_code(credential, user.clone(), Instant::now()).map_err(refused)?;
+    let now = Instant::now();
+    let ends_by = match &credential {
+        // A certificate's session ends when the certificate does.
+        Credential::User(_) => {
+            conn.and_then(|c| c.client_cert.as_deref()).and_then(|c| c.as_ref().ok()).map(|identity| {
+                let left = identity.not_after().duration_since(jiff::Timestamp::now());
+                now + std::time::Duration::try_from(left).unwrap_or_default()
+            })
+        }
+        Credential::Token(_) => None,
+    };
+    let code = state.dashboard.mint_code(credential, user.clone(), now, ends_by).map_err(refused)?;
     let ttl = state.dashboard.lifetimes().code.as_secs();
     Ok(json_response(StatusCode::CREATED, &json!({"code": code, "expiresInSeconds": ttl, "user": user})))
 }
@@ -122,12 +133,13 @@ async fn login(state: &ApiState, body: Body, now: Instant) -> Result<Response, A
     } else if let Some(token) = request.get("token").and_then(|v| v.as_str()) {
         let token = token.trim();
         let user = authenticate::authenticate_bearer(state, token).await?;
-        let secret = state.dashboard.start(Credential::Token(token.to_string()), now).map_err(refused)?;
+        let secret = state.dashboard.start(Credential::Token(token.to_string()), now, None).map_err(refused)?;
         (secret, user)
     } else {
         return Err(ApiError::bad_request("the login body needs a \"code\" or a \"token\""));
     };
-    let ttl = state.dashboard.lifetimes().session.as_secs();
+    // A session can end sooner than the configured lifetime (its certificate's expiry).
+    let ttl = state.dashboard.remaining(&secret, now).unwrap_or_else(|| state.dashboard.lifetimes().session.as_secs());
     let mut resp = json_response(StatusCode::OK, &json!({"user": user, "expiresInSeconds": ttl}));
     resp.headers_mut().insert(header::SET_COOKIE, cookie_header(&secret, ttl));
     Ok(resp)

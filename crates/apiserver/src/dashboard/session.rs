@@ -65,6 +65,8 @@ struct Pending {
     /// Who the credential authenticated as when the code was minted, for the page to show.
     user: UserInfo,
     expires: Instant,
+    /// When the credential itself stops being valid (a client certificate's notAfter).
+    ends_by: Option<Instant>,
 }
 
 struct Session {
@@ -115,15 +117,21 @@ impl Sessions {
     }
 
     /// Mints a single-use login code whose session will act through `credential` (`user` is
-    /// who that is now).
-    pub fn mint_code(&self, credential: Credential, user: UserInfo, now: Instant) -> Result<String, Refusal> {
+    /// who that is now), ending no later than `ends_by`.
+    pub fn mint_code(
+        &self,
+        credential: Credential,
+        user: UserInfo,
+        now: Instant,
+        ends_by: Option<Instant>,
+    ) -> Result<String, Refusal> {
         let mut t = self.tables();
         t.codes.retain(|_, p| p.expires > now);
         if t.codes.len() >= MAX_CODES {
             return Err(Refusal::Full);
         }
         let code = new_secret();
-        t.codes.insert(digest(&code), Pending { credential, user, expires: now + self.lifetimes.code });
+        t.codes.insert(digest(&code), Pending { credential, user, expires: now + self.lifetimes.code, ends_by });
         Ok(code)
     }
 
@@ -137,20 +145,21 @@ impl Sessions {
         if pending.expires <= now {
             return Err(Refusal::Invalid);
         }
-        let secret = self.start(pending.credential, now)?;
+        let secret = self.start(pending.credential, now, pending.ends_by)?;
         Ok((secret, pending.user))
     }
 
-    /// Starts a session for `credential`.
-    pub fn start(&self, credential: Credential, now: Instant) -> Result<String, Refusal> {
+    /// Starts a session for `credential`, ending no later than `ends_by` (a session never
+    /// outlives the credential that started it).
+    pub fn start(&self, credential: Credential, now: Instant, ends_by: Option<Instant>) -> Result<String, Refusal> {
         let mut t = self.tables();
         t.sessions.retain(|_, s| live(s, now));
         if t.sessions.len() >= MAX_SESSIONS {
             return Err(Refusal::Full);
         }
         let secret = new_secret();
-        t.sessions
-            .insert(digest(&secret), Session { credential, expires: now + self.lifetimes.session, last_used: now });
+        let expires = ends_by.map_or(now + self.lifetimes.session, |end| end.min(now + self.lifetimes.session));
+        t.sessions.insert(digest(&secret), Session { credential, expires, last_used: now });
         Ok(secret)
     }
 
@@ -201,7 +210,7 @@ mod tests {
     fn a_code_works_once() {
         let s = Sessions::default();
         let now = Instant::now();
-        let code = s.mint_code(Credential::User(alice()), alice(), now).unwrap();
+        let code = s.mint_code(Credential::User(alice()), alice(), now, None).unwrap();
         let (secret, user) = s.exchange_code(&code, now).unwrap();
         assert_eq!(user, alice());
         assert_eq!(s.lookup(&secret, now), Some(Credential::User(alice())));
@@ -212,7 +221,7 @@ mod tests {
     fn an_expired_code_is_refused_and_spent() {
         let s = Sessions::default();
         let now = Instant::now();
-        let code = s.mint_code(Credential::User(alice()), alice(), now).unwrap();
+        let code = s.mint_code(Credential::User(alice()), alice(), now, None).unwrap();
         assert_eq!(s.exchange_code(&code, now + CODE_TTL), Err(Refusal::Invalid));
         assert_eq!(s.exchange_code(&code, now), Err(Refusal::Invalid));
     }
@@ -221,16 +230,16 @@ mod tests {
     fn sessions_end_when_idle_expired_or_logged_out() {
         let s = Sessions::default();
         let now = Instant::now();
-        let a = s.start(Credential::User(alice()), now).unwrap();
+        let a = s.start(Credential::User(alice()), now, None).unwrap();
         assert!(s.lookup(&a, now + SESSION_IDLE).is_none());
-        let b = s.start(Credential::User(alice()), now).unwrap();
+        let b = s.start(Credential::User(alice()), now, None).unwrap();
         let mut t = now;
         while t < now + SESSION_TTL {
             assert!(s.lookup(&b, t).is_some());
             t += SESSION_IDLE / 2;
         }
         assert!(s.lookup(&b, t).is_none());
-        let c = s.start(Credential::User(alice()), now).unwrap();
+        let c = s.start(Credential::User(alice()), now, None).unwrap();
         s.end(&c);
         assert!(s.lookup(&c, now).is_none());
     }
@@ -240,15 +249,15 @@ mod tests {
         let s = Sessions::default();
         let now = Instant::now();
         for _ in 0..MAX_CODES {
-            s.mint_code(Credential::User(alice()), alice(), now).unwrap();
+            s.mint_code(Credential::User(alice()), alice(), now, None).unwrap();
         }
-        assert_eq!(s.mint_code(Credential::User(alice()), alice(), now), Err(Refusal::Full));
+        assert_eq!(s.mint_code(Credential::User(alice()), alice(), now, None), Err(Refusal::Full));
         // Expired codes make room again.
-        assert!(s.mint_code(Credential::User(alice()), alice(), now + CODE_TTL).is_ok());
+        assert!(s.mint_code(Credential::User(alice()), alice(), now + CODE_TTL, None).is_ok());
         for _ in 0..MAX_SESSIONS {
-            s.start(Credential::Token("t".into()), now).unwrap();
+            s.start(Credential::Token("t".into()), now, None).unwrap();
         }
-        assert_eq!(s.start(Credential::Token("t".into()), now), Err(Refusal::Full));
+        assert_eq!(s.start(Credential::Token("t".into()), now, None), Err(Refusal::Full));
     }
 
     #[test]
@@ -257,5 +266,15 @@ mod tests {
         let now = Instant::now();
         assert!(s.lookup(&"x".repeat(10_000), now).is_none());
         assert_eq!(s.exchange_code("", now), Err(Refusal::Invalid));
+    }
+
+    #[test]
+    fn a_session_ends_when_its_credential_does() {
+        let s = Sessions::default();
+        let now = Instant::now();
+        let code = s.mint_code(Credential::User(alice()), alice(), now, Some(now + Duration::from_secs(30))).unwrap();
+        let (secret, _) = s.exchange_code(&code, now).unwrap();
+        assert!(s.lookup(&secret, now + Duration::from_secs(29)).is_some());
+        assert_eq!(s.lookup(&secret, now + Duration::from_secs(30)), None);
     }
 }

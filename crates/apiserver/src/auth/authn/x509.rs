@@ -34,6 +34,11 @@ pub struct ClientCertIdentity {
 }
 
 impl ClientCertIdentity {
+    /// When the certificate stops being valid.
+    pub fn not_after(&self) -> Timestamp {
+        self.not_after
+    }
+
     /// The user, if the certificate is valid at `now`.
     pub fn user_at(&self, now: Timestamp) -> Result<UserInfo, AuthError> {
         if !(self.not_before <= now && now <= self.not_after) {
