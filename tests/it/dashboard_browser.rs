@@ -139,6 +139,32 @@ fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
     assert!(taints.contains("cluster.karmada.io/unschedulable") && taints.contains("NoSchedule"), "{taints}");
     b.screenshot(&shots().join("clusters.png"));
 
+    // A taint added and removed from the page, as `karmadactl taint` would.
+    b.type_into("#taint-key-member2", "dedicated");
+    b.type_into("#taint-value-member2", "gpu");
+    b.click("section[data-cluster=member2] button[data-action=add-taint]");
+    b.wait_text("section[data-cluster=member2] table", "dedicated");
+    let taints = fleet.plane(&["get", "cluster", "member2", "-o", "jsonpath={.spec.taints}"]);
+    assert!(taints.contains("\"key\":\"dedicated\"") && taints.contains("\"value\":\"gpu\""), "{taints}");
+    b.click("section[data-cluster=member2] button[data-action=remove-taint]");
+    b.wait_text("section[data-cluster=member2]", "No taints.");
+    let taints = fleet.plane(&["get", "cluster", "member2", "-o", "jsonpath={.spec.taints}"]);
+    assert!(!taints.contains("dedicated"), "{taints}");
+
+    // An override policy for the next workload: the Workloads view names it per member.
+    fleet.apply(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: api-tier, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: api}]
+  overrideRules:
+  - targetCluster: {clusterNames: [member1]}
+    overriders:
+      labelsOverrider: [{operator: add, value: {tier: gold}}]
+",
+    );
+
     // The next workload avoids the cordoned member.
     create_from_page(b, "api", "4");
     b.screenshot(&shots().join("policies.png"));
@@ -150,6 +176,9 @@ fn the_dashboard_shows_the_fleet_and_changes_it_as_the_logged_in_user() {
         if ok { Ok(p) } else { Err(p.to_string()) }
     });
     assert_eq!(avoided, json!({"member1": 2, "member2": 2}));
+    let applied = b.wait_text("tr[data-workload='default/api'] [data-overrides=member1]", "OverridePolicy");
+    assert!(applied.contains("api-tier"), "{applied}");
+    assert!(b.text("tr[data-workload='default/api'] [data-overrides=member2]").is_none());
     assert_eq!(b.script("return window.loadedOnce === true;", json!([])), true, "the page reloaded");
 
     // Deleting a policy asks first; cancelling keeps it.

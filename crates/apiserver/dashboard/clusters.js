@@ -1,6 +1,7 @@
 // Clusters: each member's details, taints and conditions, with cordon/uncordon making the
 // same change `karmadactl cordon` makes: a JSON patch that first tests the resourceVersion
-// read, then adds or removes only the cordon taint. RBAC decides; a refusal is shown.
+// read, then adds or removes only the cordon taint. Taints can be added and removed the same
+// way (`karmadactl taint`'s change). RBAC decides; a refusal is shown.
 
 import { call, follow, PATHS, describe } from './api.js';
 import { h, fill, table, condition, conditionText } from './dom.js';
@@ -37,6 +38,18 @@ function card(c, ctx) {
     fill(result, text);
     result.className = error ? 'result error' : 'result';
   };
+  // Runs a change of the Cluster, showing its outcome under the card (and a refusal as a
+  // notice too).
+  const act = async (done, verb, change) => {
+    try {
+      await change();
+      show(`${name} cluster: ${done}`, false);
+    } catch (err) {
+      const msg = `${verb} refused: ${describe(err)}`;
+      show(msg, true);
+      ctx.notice(msg);
+    }
+  };
   const button = h('button', {
     type: 'button', class: isCordoned ? '' : 'danger', 'data-action': isCordoned ? 'uncordon' : 'cordon',
     'aria-label': `${isCordoned ? 'Uncordon' : 'Cordon'} cluster ${name}`,
@@ -60,7 +73,11 @@ function card(c, ctx) {
         ['Provider', c.spec?.provider], ['Region', c.spec?.region], ['Zones', (c.spec?.zones || []).join(', ')],
         ['Nodes', s.nodeSummary ? `${s.nodeSummary.readyNum ?? 0} ready of ${s.nodeSummary.totalNum ?? 0}` : '']]
         .filter(([, v]) => v).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
-    table('Taints', ['Key', 'Value', 'Effect'], (c.spec?.taints || []).map((t) => [t.key, t.value || '', t.effect]), 'No taints.'),
+    table('Taints', ['Key', 'Value', 'Effect', ''], (c.spec?.taints || []).map((t) => [t.key, t.value || '', t.effect,
+      h('button', { type: 'button', class: 'danger', 'data-action': 'remove-taint', 'aria-label': `Remove taint ${t.key}:${t.effect} from cluster ${name}`,
+        onclick: () => act(`taint ${t.key}:${t.effect} removed`, 'Remove taint',
+          () => editTaints(name, (taints) => taints.filter((x) => !(x.key === t.key && x.effect === t.effect)))) }, 'Remove')]), 'No taints.'),
+    taintForm(name, act),
     table('Conditions', ['Type', 'Status', 'Reason', 'Message', 'Since'],
       (s.conditions || []).map((x) => [x.type, x.status, x.reason || '', x.message || '', x.lastTransitionTime || ''])),
     button, result);
@@ -91,6 +108,47 @@ export async function setCordon(name, on) {
     }
   }
   throw new Error(`cluster ${name} kept changing; try again`);
+}
+
+// Sets a Cluster's taints to `change(taints)`, guarded by the resourceVersion read, as
+// `karmadactl taint` does; a concurrent change makes it read and decide again.
+export async function editTaints(name, change) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const c = await call('GET', `${PATHS.clusters}/${encodeURIComponent(name)}`);
+    const taints = c.spec?.taints || [];
+    const next = change(taints);
+    if (JSON.stringify(next) === JSON.stringify(taints)) return;
+    const ops = [{ op: 'test', path: '/metadata/resourceVersion', value: c.metadata.resourceVersion }];
+    if (next.length) ops.push({ op: 'add', path: '/spec/taints', value: next });
+    else ops.push({ op: 'remove', path: '/spec/taints' });
+    try {
+      await call('PATCH', `${PATHS.clusters}/${encodeURIComponent(name)}`, JSON.stringify(ops), 'application/json-patch+json');
+      return;
+    } catch (err) {
+      if (err.status !== 422 && err.status !== 409) throw err;
+    }
+  }
+  throw new Error(`cluster ${name} kept changing; try again`);
+}
+
+// Adds a taint (key, optional value, effect); one with the same key and effect is replaced,
+// as `karmadactl taint --overwrite` would.
+function taintForm(name, act) {
+  const id = (f) => `taint-${f}-${name}`;
+  const key = h('input', { id: id('key'), required: true, pattern: '[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?' });
+  const value = h('input', { id: id('value') });
+  const effect = h('select', { id: id('effect') }, ['NoSchedule', 'PreferNoSchedule', 'NoExecute'].map((e) => h('option', { value: e }, e)));
+  return h('form', {
+    class: 'inline', 'aria-label': `Add a taint to cluster ${name}`,
+    onsubmit: (e) => {
+      e.preventDefault();
+      const taint = { key: key.value, effect: effect.value };
+      if (value.value) taint.value = value.value;
+      act(`taint ${taint.key}:${taint.effect} added`, 'Add taint',
+        () => editTaints(name, (taints) => [...taints.filter((x) => !(x.key === taint.key && x.effect === taint.effect)), taint]));
+    },
+  }, h('label', { for: id('key') }, 'Taint key', key), h('label', { for: id('value') }, 'Value', value),
+  h('label', { for: id('effect') }, 'Effect', effect), h('button', { type: 'submit', 'data-action': 'add-taint' }, 'Add taint'));
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
