@@ -170,15 +170,23 @@ export function topology(clusters, bindings) {
   const plane = svg('text', { x: width / 2, y: 25, 'text-anchor': 'middle' }, 'Karmada plane');
   plane.style.fill = '#fff';
   root.appendChild(plane);
+  // Which bindings target each member, in one pass over the bindings (not one per member:
+  // 10,000 bindings × 100 members on every redraw was a million checks).
+  const byMember = new Map();
+  for (const b of bindings) {
+    for (const t of b.spec?.clusters || []) {
+      if (!byMember.has(t.name)) byMember.set(t.name, []);
+      byMember.get(t.name).push([b, t]);
+    }
+  }
   clusters.forEach((c, i) => {
     const x = (i + 0.5) * (width / clusters.length);
     const ready = condition(c, 'Ready')?.status === 'True';
     root.appendChild(svg('line', { x1: width / 2, y1: 35, x2: x, y2: 90, stroke: '#444' }));
     root.appendChild(svg('rect', { x: x - 70, y: 90, width: 140, height: 30, fill: '#fff', stroke: ready ? '#0a5c1f' : '#a00000', 'stroke-width': 2 }));
     root.appendChild(svg('text', { x, y: 110, 'text-anchor': 'middle' }, `${memberName(c.metadata.name)}${ready ? '' : ' (not Ready)'}`));
-    const here = bindings.filter((b) => (b.spec?.clusters || []).some((t) => t.name === c.metadata.name));
-    here.slice(0, 5).forEach((b, j) => {
-      const target = b.spec.clusters.find((t) => t.name === c.metadata.name);
+    const here = byMember.get(c.metadata.name) || [];
+    here.slice(0, 5).forEach(([b, target], j) => {
       root.appendChild(svg('text', { x, y: 140 + j * 16, 'text-anchor': 'middle' }, `${b.spec.resource?.name} ×${target.replicas ?? '–'}`));
     });
     if (here.length > 5) root.appendChild(svg('text', { x, y: 140 + 5 * 16, 'text-anchor': 'middle' }, `… ${here.length - 5} more`));
