@@ -89,9 +89,19 @@ pub fn is_plane_process(pid: u32, data_dir: &Path) -> bool {
 pub fn is_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state letter follows the parenthesised command name, which may contain spaces.
-        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) != Some("Z"),
+        Ok(stat) => {
+            stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) != Some("Z")
+                || other_threads_exiting(pid)
+        }
         Err(_) => false,
     }
+}
+
+/// Whether threads other than the main one are still there: a multi-threaded process's main
+/// thread shows as a zombie while the others are still exiting, and those still hold its open
+/// files (the data directory's lock among them).
+fn other_threads_exiting(pid: u32) -> bool {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map(|tasks| tasks.count() > 1).unwrap_or(false)
 }
 
 /// Asks the plane to stop (SIGTERM, which drains connections), then kills it if it is still
