@@ -3,6 +3,7 @@
 
 use clap::Args;
 
+use karmadactl_engine::clock::Clock;
 use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, TaintEvictionPurgeMode};
 
 use crate::error::UsageError;
@@ -42,6 +43,13 @@ pub struct EngineArgs {
     /// eviction sets no grace period of its own.
     #[arg(long, default_value = "10m0s", value_name = "DURATION")]
     pub graceful_eviction_timeout: String,
+
+    /// Test-only: the engine's clock reads this RFC 3339 instant when the plane starts and
+    /// advances in real time from there, so a test sees a cron rule fire without waiting for
+    /// its wall-clock time. Hidden, absent from FLAG_NAMES (so `init` cannot pass it) and never
+    /// settable through the API.
+    #[arg(long, hide = true, value_name = "RFC3339")]
+    pub engine_clock_start: Option<String>,
 }
 
 /// The flags above, by name: what `init --embedded` accepts in
@@ -116,7 +124,20 @@ impl EngineArgs {
         }
         let timeout =
             super::controlplane::positive_duration("graceful-eviction-timeout", &self.graceful_eviction_timeout)?;
+        let clock = match &self.engine_clock_start {
+            None => Clock::real(),
+            Some(text) => {
+                let start: jiff::Timestamp = text.parse().map_err(|e| {
+                    UsageError::with_hint(
+                        format!("invalid --engine-clock-start \"{text}\": {e}"),
+                        "give an RFC 3339 instant, e.g. 2026-03-10T08:59:50+08:00.",
+                    )
+                })?;
+                Clock::starting_at(start)
+            }
+        };
         Ok(EngineConfig {
+            clock,
             features,
             failover: FailoverConfig {
                 enable_taint_manager: self.enable_taint_manager,
