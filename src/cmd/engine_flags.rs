@@ -44,10 +44,9 @@ pub struct EngineArgs {
     #[arg(long, default_value = "10m0s", value_name = "DURATION")]
     pub graceful_eviction_timeout: String,
 
-    /// Test-only: the engine's clock reads this RFC 3339 instant when the plane starts and
-    /// advances in real time from there, so a test sees a cron rule fire without waiting for
-    /// its wall-clock time. Hidden, absent from FLAG_NAMES (so `init` cannot pass it) and never
-    /// settable through the API.
+    /// Test-only: start the engine's clock at this RFC 3339 instant; it advances in real time.
+    // A test sees a cron rule fire without waiting for its wall-clock time. Hidden, and absent
+    // from FLAG_NAMES so `init --embedded` cannot pass it; nothing in the API can set it.
     #[arg(long, hide = true, value_name = "RFC3339")]
     pub engine_clock_start: Option<String>,
 }
@@ -147,5 +146,32 @@ impl EngineArgs {
                 graceful_eviction_timeout: timeout,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args as _, FromArgMatches as _};
+
+    fn parse(args: &[&str]) -> EngineArgs {
+        let command = EngineArgs::augment_args(clap::Command::new("serve").no_binary_name(true));
+        EngineArgs::from_arg_matches(&command.try_get_matches_from(args).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_engine_clock_starts_where_a_test_says_and_is_real_otherwise() {
+        assert!(parse(&[]).config().unwrap().clock.is_real());
+        let started = parse(&["--engine-clock-start", "2026-03-10T08:59:00+08:00"]).config().unwrap().clock;
+        let lead = started.now().duration_since("2026-03-10T00:59:00Z".parse().unwrap());
+        assert!(!started.is_real() && lead >= jiff::SignedDuration::ZERO && lead.as_secs() < 5, "{lead:?}");
+        let err = parse(&["--engine-clock-start", "tomorrow"]).config().unwrap_err().to_string();
+        assert!(err.starts_with("invalid --engine-clock-start \"tomorrow\""), "{err}");
+    }
+
+    #[test]
+    fn init_cannot_pass_the_test_clock_to_the_engine() {
+        let err = check_controller_manager_args(&["--engine-clock-start=2026-03-10T00:00:00Z".into()]).unwrap_err();
+        assert!(err.to_string().contains("the embedded control plane has no flag --engine-clock-start"), "{err}");
     }
 }
