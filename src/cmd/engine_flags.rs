@@ -66,7 +66,7 @@ pub const FLAG_NAMES: [&str; 6] = [
 /// upstream's extra-args grammar) for `controlplane serve`: each argument must be one of its
 /// engine flags with a valid value; returns the arguments.
 pub fn check_controller_manager_args(pieces: &[String]) -> anyhow::Result<Vec<String>> {
-    use clap::{Args as _, FromArgMatches as _};
+    use clap::FromArgMatches as _;
     let args =
         crate::cmd::init::host::extra_args::parse("karmada-controller-manager-extra-args", pieces).map_err(|e| {
             UsageError::with_hint(e.to_string(), "write each argument as --name=value, separated by commas.")
@@ -152,7 +152,7 @@ impl EngineArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::{Args as _, FromArgMatches as _};
+    use clap::FromArgMatches as _;
 
     fn parse(args: &[&str]) -> EngineArgs {
         let command = EngineArgs::augment_args(clap::Command::new("serve").no_binary_name(true));
