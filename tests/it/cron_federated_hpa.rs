@@ -5,6 +5,8 @@
 //! records a failed execution and a Warning event; the status shows each rule's history and
 //! next execution time as upstream's controller fills it. Bad objects are refused with 422.
 
+use std::time::{Duration, Instant};
+
 use http::Method;
 use kube::Client;
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -16,6 +18,8 @@ use crate::common::raw_api::send;
 /// The engine's clock at plane start: 08:59 in Shanghai (00:59 UTC), so 09:00 comes a minute
 /// after the plane starts, after the fleet is up and the objects are in place.
 const CLOCK_START: &str = "2026-03-10T08:59:00+08:00";
+/// From the clock's start to the fire time.
+const LEAD: Duration = Duration::from_secs(60);
 /// 09:00 in Shanghai that day, and the day after.
 const FIRE: &str = "2026-03-10T01:00:00Z";
 const NEXT_DAY: &str = "2026-03-11T01:00:00Z";
@@ -67,6 +71,9 @@ fn history(fleet: &Fleet, name: &str, rule: &str) -> Value {
 
 #[test]
 fn rules_fire_at_their_time_in_their_zone() {
+    // The plane's clock starts at CLOCK_START after this instant, so 09:00 comes no sooner
+    // than LEAD from here.
+    let before_start = Instant::now();
     let fleet = Fleet::with_plane_flags(2, &["--engine-clock-start", CLOCK_START]);
     let halves = "    clusterAffinity:\n      clusterNames: [member1, member2]\n    replicaScheduling:\n      replicaSchedulingType: Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        staticWeightList:\n        - targetCluster: {clusterNames: [member1]}\n          weight: 1\n        - targetCluster: {clusterNames: [member2]}\n          weight: 1\n";
     fleet.apply(&deployment("web", 2, ""));
@@ -106,7 +113,11 @@ fn rules_fire_at_their_time_in_their_zone() {
     assert_eq!(history(&fleet, "web", "paused"), json!({"ruleName": "paused"}));
     fleet.wait_replicas("web", &[("member1", Some(1)), ("member2", Some(1))]);
 
-    // At 09:00 Shanghai the template goes to 6 replicas and the members to 3 each.
+    // At 09:00 Shanghai the template goes to 6 replicas and the members to 3 each. The wait
+    // starts shortly before, so a fleet that came up quickly does not spend the whole
+    // convergence budget waiting for the clock.
+    let early = LEAD.saturating_sub(Duration::from_secs(5));
+    std::thread::sleep(early.saturating_sub(before_start.elapsed()));
     fleet.wait_replicas("web", &[("member1", Some(3)), ("member2", Some(3))]);
     let template = fleet.get("karmada-apiserver", &["deployment", "web", "-n", "default"]).unwrap();
     assert_eq!(template["spec"]["replicas"], 6);
