@@ -3172,6 +3172,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--no-execute-taint-eviction-purge-mode', '--no-execute-taint-eviction-purge-mode', [CompletionResultType]::ParameterName, 'How NoExecute evictions remove the old copy: "Gracefully" (the new copies first, the old one once they are healthy) or "Directly" (the old one at once, then reschedule)')
             [CompletionResult]::new('--resource-eviction-rate', '--resource-eviction-rate', [CompletionResultType]::ParameterName, 'Evictions per second the taint manager makes; 0 waits 30 minutes between them, as upstream does')
             [CompletionResult]::new('--graceful-eviction-timeout', '--graceful-eviction-timeout', [CompletionResultType]::ParameterName, 'How long an eviction keeps the old copy waiting for the new ones to be healthy, when the eviction sets no grace period of its own')
+            [CompletionResult]::new('--engine-clock-start', '--engine-clock-start', [CompletionResultType]::ParameterName, 'Test-only: start the engine''s clock at this RFC 3339 instant; it advances in real time')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')

@@ -142,6 +142,8 @@ impl FailoverConfig {
 pub struct EngineConfig {
     pub features: FeatureGates,
     pub failover: FailoverConfig,
+    /// What time controllers that act on a schedule take it to be (real unless a test set it).
+    pub clock: crate::clock::Clock,
 }
 
 #[cfg(test)]
