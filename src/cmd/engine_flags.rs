@@ -1,9 +1,9 @@
-//! `controlplane serve`'s engine flags: karmada-controller-manager's feature gates and cluster
-//! failover flags, under upstream's names and with upstream's defaults.
+//! `controlplane serve`'s engine flags: karmada-controller-manager's feature gates, cluster
+//! failover flags and FederatedHPA flags, under upstream's names and with upstream's defaults.
 
 use clap::Args;
 
-use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, TaintEvictionPurgeMode};
+use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, HpaConfig, TaintEvictionPurgeMode};
 
 use crate::error::UsageError;
 
@@ -42,17 +42,47 @@ pub struct EngineArgs {
     /// eviction sets no grace period of its own.
     #[arg(long, default_value = "10m0s", value_name = "DURATION")]
     pub graceful_eviction_timeout: String,
+
+    /// How often every FederatedHPA is computed again (at least 100ms).
+    #[arg(long, default_value = "15s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_sync_period: String,
+
+    /// The minimum change (from 1.0) in the desired-to-actual metrics ratio for a FederatedHPA
+    /// to scale (0 to 1).
+    #[arg(long, default_value_t = 0.1, value_name = "RATIO")]
+    pub horizontal_pod_autoscaler_tolerance: f64,
+
+    /// The scale-down stabilization window of a FederatedHPA whose behavior gives none.
+    #[arg(long, default_value = "5m0s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_downscale_stabilization: String,
+
+    /// The period after a pod starts when its CPU samples may be skipped.
+    #[arg(long, default_value = "5m0s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_cpu_initialization_period: String,
+
+    /// The period after a pod starts during which readiness changes count as its initial
+    /// readiness.
+    #[arg(long, default_value = "30s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_initial_readiness_delay: String,
 }
+
+/// The shortest `--horizontal-pod-autoscaler-sync-period`: each sync reads every member's pods.
+const MIN_HPA_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The flags above, by name: what `init --embedded` accepts in
 /// `--karmada-controller-manager-extra-args`.
-pub const FLAG_NAMES: [&str; 6] = [
+pub const FLAG_NAMES: [&str; 11] = [
     "feature-gates",
     "enable-taint-manager",
     "enable-no-execute-taint-eviction",
     "no-execute-taint-eviction-purge-mode",
     "resource-eviction-rate",
     "graceful-eviction-timeout",
+    "horizontal-pod-autoscaler-sync-period",
+    "horizontal-pod-autoscaler-tolerance",
+    "horizontal-pod-autoscaler-downscale-stabilization",
+    "horizontal-pod-autoscaler-cpu-initialization-period",
+    "horizontal-pod-autoscaler-initial-readiness-delay",
 ];
 
 /// Checks `--karmada-controller-manager-extra-args` (its comma-split pieces, glued back by
@@ -117,6 +147,7 @@ impl EngineArgs {
         let timeout =
             super::controlplane::positive_duration("graceful-eviction-timeout", &self.graceful_eviction_timeout)?;
         Ok(EngineConfig {
+            hpa: self.hpa_config()?,
             features,
             failover: FailoverConfig {
                 enable_taint_manager: self.enable_taint_manager,
@@ -125,6 +156,50 @@ impl EngineArgs {
                 resource_eviction_rate: self.resource_eviction_rate,
                 graceful_eviction_timeout: timeout,
             },
+        })
+    }
+
+
+    /// The FederatedHPA flags, each within its range.
+    fn hpa_config(&self) -> anyhow::Result<HpaConfig> {
+        let sync_period = super::parse_duration(
+            "horizontal-pod-autoscaler-sync-period",
+            &self.horizontal_pod_autoscaler_sync_period,
+        )?;
+        if sync_period < MIN_HPA_SYNC_PERIOD {
+            return Err(UsageError::with_hint(
+                format!(
+                    "--horizontal-pod-autoscaler-sync-period must be at least 100ms, not {}",
+                    self.horizontal_pod_autoscaler_sync_period
+                ),
+                "give a Go duration such as 15s.",
+            )
+            .into());
+        }
+        let tolerance = self.horizontal_pod_autoscaler_tolerance;
+        if !(0.0..=1.0).contains(&tolerance) {
+            return Err(UsageError::with_hint(
+                format!("invalid --horizontal-pod-autoscaler-tolerance {tolerance}: must be between 0 and 1"),
+                "give a ratio such as 0.1.",
+            )
+            .into());
+        }
+        let duration = |flag: &str, value: &str| super::parse_duration(flag, value);
+        Ok(HpaConfig {
+            sync_period,
+            tolerance,
+            downscale_stabilization: duration(
+                "horizontal-pod-autoscaler-downscale-stabilization",
+                &self.horizontal_pod_autoscaler_downscale_stabilization,
+            )?,
+            cpu_initialization_period: duration(
+                "horizontal-pod-autoscaler-cpu-initialization-period",
+                &self.horizontal_pod_autoscaler_cpu_initialization_period,
+            )?,
+            initial_readiness_delay: duration(
+                "horizontal-pod-autoscaler-initial-readiness-delay",
+                &self.horizontal_pod_autoscaler_initial_readiness_delay,
+            )?,
         })
     }
 }

@@ -71,8 +71,14 @@ pub type Amounts = (Option<u64>, Option<u64>);
 /// how much they use. Amounts are (CPU, memory), None when unset.
 #[derive(Debug, Clone, Copy)]
 pub struct SimulatedMetrics {
-    /// A container's usage from a seed naming it, its requests and its limits.
-    pub container: fn(&str, Amounts, Amounts) -> (u64, u64),
+    /// A container's usage from a seed naming it, its requests, its limits and the percents of
+    /// its request (CPU, memory) the annotations below set.
+    pub container: fn(&str, Amounts, Amounts, (Option<u64>, Option<u64>)) -> (u64, u64),
+    /// The annotations (CPU, memory) that set a pod's usage as a percent of its request, read
+    /// on the pod and then up its controllers.
+    pub utilization_annotations: (&'static str, &'static str),
+    /// Reads such an annotation's value; None ignores it.
+    pub parse_utilization: fn(&str) -> Option<u64>,
     /// A node's usage from its name and the sum of its running pods' usage.
     pub node: fn(&str, (u64, u64)) -> (u64, u64),
 }

@@ -11,6 +11,7 @@
 
 pub mod agent_rbac;
 pub mod apps;
+pub mod autoscaling;
 pub mod bootstrap_rbac;
 pub mod cluster;
 pub mod config;

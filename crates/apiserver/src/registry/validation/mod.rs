@@ -6,6 +6,7 @@ mod core;
 mod crd_def;
 mod csr;
 mod discovery;
+pub mod federated_hpa;
 pub mod field;
 pub mod interpreter_webhook;
 mod kinds;
