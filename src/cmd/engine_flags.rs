@@ -159,7 +159,6 @@ impl EngineArgs {
         })
     }
 
-
     /// The FederatedHPA flags, each within its range.
     fn hpa_config(&self) -> anyhow::Result<HpaConfig> {
         let sync_period = super::parse_duration(

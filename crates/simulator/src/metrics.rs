@@ -101,7 +101,10 @@ mod tests {
     #[test]
     fn usage_is_stable_per_container_and_differs_between_containers() {
         let req = (Some(1_000_000_000), Some(1 << 30));
-        assert_eq!(container_usage("a/web", req, (None, None), NONE), container_usage("a/web", req, (None, None), NONE));
+        assert_eq!(
+            container_usage("a/web", req, (None, None), NONE),
+            container_usage("a/web", req, (None, None), NONE)
+        );
         let shares: std::collections::BTreeSet<_> =
             (0..20).map(|i| container_usage(&format!("uid-{i}/c"), req, (None, None), NONE).0).collect();
         assert!(shares.len() > 5, "{shares:?}");
@@ -115,7 +118,10 @@ mod tests {
         // Above the request up to the limit, as a container without a CPU limit may burst.
         assert_eq!(container_usage("a/web", req, (Some(300_000_000), None), (Some(200), None)).0, 300_000_000);
         // Without a request the annotation has nothing to be a share of.
-        assert_eq!(container_usage("a/idle", (None, None), (None, None), (Some(90), Some(90))), (IDLE_CPU, IDLE_MEMORY));
+        assert_eq!(
+            container_usage("a/idle", (None, None), (None, None), (Some(90), Some(90))),
+            (IDLE_CPU, IDLE_MEMORY)
+        );
         assert_eq!(parse_utilization(" 90 "), Some(90));
         assert_eq!((parse_utilization("1001"), parse_utilization("-1"), parse_utilization("x")), (None, None, None));
     }

@@ -242,7 +242,9 @@ impl Annotated {
     fn read(&self, obj: &Value) -> Utilization {
         let (cpu, memory) = self.model.utilization_annotations;
         let get = |name: &str| {
-            obj.pointer("/metadata/annotations").and_then(|a| a.get(name)).and_then(Value::as_str)
+            obj.pointer("/metadata/annotations")
+                .and_then(|a| a.get(name))
+                .and_then(Value::as_str)
                 .and_then(self.model.parse_utilization)
         };
         (get(cpu), get(memory))

@@ -106,7 +106,10 @@ impl History {
         let able = if stabilized == desired {
             ("ReadyForNewScale", "recommended size matches current size")
         } else if desired >= b.current {
-            ("ScaleUpStabilized", "recent recommendations were lower than current one, applying the lowest recent recommendation")
+            (
+                "ScaleUpStabilized",
+                "recent recommendations were lower than current one, applying the lowest recent recommendation",
+            )
         } else {
             (
                 "ScaleDownStabilized",
@@ -223,11 +226,8 @@ impl History {
 
     /// kube's `storeScaleEvent`: remembers a change for the policies' periods.
     pub fn record_scale(&mut self, up: &Rules, down: &Rules, previous: i32, new: i32, now: Instant) {
-        let (events, rules, change) = if new > previous {
-            (&mut self.up, up, new - previous)
-        } else {
-            (&mut self.down, down, previous - new)
-        };
+        let (events, rules, change) =
+            if new > previous { (&mut self.up, up, new - previous) } else { (&mut self.down, down, previous - new) };
         let longest = rules.longest_period();
         for e in events.iter_mut() {
             if now.checked_sub(longest).is_some_and(|c| e.at <= c) {
@@ -259,7 +259,10 @@ mod tests {
         // From 2, max(2 + 4, 2 × 2) = 6 in one period, though 9 were wanted.
         let n = h.normalize(&up, &down, bounds(2), 9, t0);
         assert_eq!(n.replicas, 6);
-        assert_eq!(n.limited, (true, "ScaleUpLimit", "the desired replica count is increasing faster than the maximum scale rate"));
+        assert_eq!(
+            n.limited,
+            (true, "ScaleUpLimit", "the desired replica count is increasing faster than the maximum scale rate")
+        );
         h.record_scale(&up, &down, 2, 6, t0);
         // 5 s later, within the 15 s period: the period started at 2, so still 6 at most.
         let n = h.normalize(&up, &down, bounds(6), 9, t0 + Duration::from_secs(5));
@@ -285,7 +288,10 @@ mod tests {
         // Once the window has passed those, the recommendation goes down to the bound.
         let n = h.normalize(&up, &down, bounds(8), 1, t0 + Duration::from_secs(14));
         assert_eq!(n.replicas, 2);
-        assert_eq!(n.limited, (true, "TooFewReplicas", "the desired replica count is less than the minimum replica count"));
+        assert_eq!(
+            n.limited,
+            (true, "TooFewReplicas", "the desired replica count is less than the minimum replica count")
+        );
     }
 
     #[test]

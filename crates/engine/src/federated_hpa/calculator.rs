@@ -110,7 +110,10 @@ impl Calculator {
                         let Some(r) = requests.as_ref().and_then(|r| r.get(k)) else {
                             let (cluster, pod) = k.split_once('/').unwrap_or(("", k));
                             let container = pods.get(k).and_then(|p| p.request.clone().err()).unwrap_or_default();
-                            return Err(format!("missing request for {} in container {container} of Pod {pod} (cluster {cluster})", if is_cpu { "cpu" } else { "the resource" }));
+                            return Err(format!(
+                                "missing request for {} in container {container} of Pod {pod} (cluster {cluster})",
+                                if is_cpu { "cpu" } else { "the resource" }
+                            ));
                         };
                         used += i128::from(*v);
                         requested += i128::from(*r);
@@ -246,7 +249,13 @@ mod tests {
 
     /// A running pod started long ago, ready since then, asking for 500m.
     fn settled() -> Pod {
-        Pod { phase: Phase::Running, deleting: false, ready: Some((true, at(10))), start_time: Some(at(0)), request: Ok(500) }
+        Pod {
+            phase: Phase::Running,
+            deleting: false,
+            ready: Some((true, at(10))),
+            start_time: Some(at(0)),
+            request: Ok(500),
+        }
     }
 
     fn sample(value: i64) -> Sample {
@@ -264,13 +273,16 @@ mod tests {
     #[test]
     fn utilization_within_the_tolerance_keeps_the_replicas() {
         // 270m of 500m = 54 %, target 50 %: ratio 1.08, within 0.1 of 1.
-        let p = calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[270, 270]), 1.0).unwrap();
+        let p =
+            calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[270, 270]), 1.0).unwrap();
         assert_eq!(p, Proposal { replicas: 2, utilization: Some(54), average: 270 });
         // 60 % is outside: ceil(1.2 × 2) = 3.
-        let p = calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[300, 300]), 1.0).unwrap();
+        let p =
+            calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[300, 300]), 1.0).unwrap();
         assert_eq!(p.replicas, 3);
         // 90 %: ceil(1.8 × 2) = 4; 10 %: ceil(0.2 × 4) = 1.
-        let p = calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[450, 450]), 1.0).unwrap();
+        let p =
+            calc().resource_replicas(2, Target::Utilization(50), true, &pods(2), samples(&[450, 450]), 1.0).unwrap();
         assert_eq!((p.replicas, p.utilization), (4, Some(90)));
         let p = calc().resource_replicas(4, Target::Utilization(50), true, &pods(4), samples(&[50; 4]), 1.0).unwrap();
         assert_eq!(p.replicas, 1);
@@ -278,10 +290,12 @@ mod tests {
 
     #[test]
     fn average_value_and_calibration() {
-        let p = calc().resource_replicas(2, Target::AverageValue(200), false, &pods(2), samples(&[400, 400]), 1.0).unwrap();
+        let p =
+            calc().resource_replicas(2, Target::AverageValue(200), false, &pods(2), samples(&[400, 400]), 1.0).unwrap();
         assert_eq!((p.replicas, p.average, p.utilization), (4, 400, None));
         // The members run twice the template's replicas (calibration 2): half as many wanted.
-        let p = calc().resource_replicas(2, Target::AverageValue(200), false, &pods(4), samples(&[400; 4]), 2.0).unwrap();
+        let p =
+            calc().resource_replicas(2, Target::AverageValue(200), false, &pods(4), samples(&[400; 4]), 2.0).unwrap();
         assert_eq!(p.replicas, 4);
     }
 
@@ -312,7 +326,11 @@ mod tests {
     fn no_pods_or_no_samples_or_no_request_are_errors() {
         let calc = calc();
         let none = BTreeMap::new();
-        assert!(calc.resource_replicas(1, Target::Utilization(50), true, &none, none_samples(), 1.0).unwrap_err().contains("no pods"));
+        assert!(
+            calc.resource_replicas(1, Target::Utilization(50), true, &none, none_samples(), 1.0)
+                .unwrap_err()
+                .contains("no pods")
+        );
         let e = calc.resource_replicas(2, Target::Utilization(50), true, &pods(2), none_samples(), 1.0).unwrap_err();
         assert!(e.contains("did not receive metrics"), "{e}");
         let mut bare = pods(1);

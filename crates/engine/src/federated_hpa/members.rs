@@ -67,7 +67,9 @@ pub async fn observe(engine: &Arc<Engine>, clusters: &[String], namespace: &str,
                     observed.pods.insert(format!("{cluster}/{}", p.name_any()), p);
                 }
                 for m in metrics {
-                    observed.metrics.insert(format!("{cluster}/{}", m.name_any()), serde_json::to_value(&m).unwrap_or_default());
+                    observed
+                        .metrics
+                        .insert(format!("{cluster}/{}", m.name_any()), serde_json::to_value(&m).unwrap_or_default());
                 }
             }
             Err(e) => {
@@ -92,7 +94,8 @@ async fn read_member(
     if pods.metadata.continue_.as_deref().is_some_and(|c| !c.is_empty()) {
         return Err(format!("more than {MAX_PODS_PER_MEMBER} pods match the selector"));
     }
-    let resource = ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk("metrics.k8s.io", "v1beta1", "PodMetrics"), "pods");
+    let resource =
+        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk("metrics.k8s.io", "v1beta1", "PodMetrics"), "pods");
     let metrics = Api::<DynamicObject>::namespaced_with(client, namespace, &resource)
         .list(&params)
         .await
@@ -162,8 +165,7 @@ fn sample(m: &Value, resource: &Resource) -> Option<Sample> {
 /// A label selector as a list's `labelSelector` query; None when it selects nothing usable
 /// (no terms at all: every pod of the namespace, which kube refuses for an HPA too).
 pub fn selector_query(selector: &LabelSelector) -> Option<String> {
-    let mut terms: Vec<String> =
-        selector.match_labels.iter().flatten().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut terms: Vec<String> = selector.match_labels.iter().flatten().map(|(k, v)| format!("{k}={v}")).collect();
     for e in selector.match_expressions.iter().flatten() {
         let values = e.values.clone().unwrap_or_default().join(",");
         terms.push(match e.operator.as_str() {

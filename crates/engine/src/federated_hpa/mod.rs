@@ -21,8 +21,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use k8s_openapi::api::autoscaling::v2::{
-    HPAScalingRules, HorizontalPodAutoscalerStatus, MetricSpec, MetricStatus, MetricValueStatus,
-    ResourceMetricStatus, ContainerResourceMetricStatus,
+    ContainerResourceMetricStatus, HPAScalingRules, HorizontalPodAutoscalerStatus, MetricSpec, MetricStatus,
+    MetricValueStatus, ResourceMetricStatus,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, Time};
@@ -63,7 +63,9 @@ pub(crate) fn start(engine: &Arc<Engine>) -> tokio::task::JoinHandle<()> {
         loop {
             let Some(engine) = weak.upgrade() else { return };
             let all = store.state();
-            histories.retain(|(ns, name), _| all.iter().any(|f| f.namespace().as_deref() == Some(ns) && f.name_any() == *name));
+            histories.retain(|(ns, name), _| {
+                all.iter().any(|f| f.namespace().as_deref() == Some(ns) && f.name_any() == *name)
+            });
             for fhpa in all.iter().filter(|f| f.metadata.deletion_timestamp.is_none()) {
                 let key = (fhpa.namespace().unwrap_or_default(), fhpa.name_any());
                 reconcile(&engine, fhpa, histories.entry(key).or_default()).await;
@@ -154,7 +156,11 @@ async fn read_target(engine: &Engine, fhpa: &FederatedHPA) -> Result<ScaleTarget
     let binding = engine.caches.bindings.get(&ObjectRef::new(&binding_name).within(&namespace)).ok_or_else(|| {
         let e = format!("resourcebindings.work.karmada.io \"{binding_name}\" not found");
         Stop {
-            condition: ("FailedGetBinding", "the HPA controller was unable to get the binding by scaleTargetRef", e.clone()),
+            condition: (
+                "FailedGetBinding",
+                "the HPA controller was unable to get the binding by scaleTargetRef",
+                e.clone(),
+            ),
             event: ("FailedGetBindings", e),
         }
     })?;
@@ -182,7 +188,12 @@ async fn read_target(engine: &Engine, fhpa: &FederatedHPA) -> Result<ScaleTarget
 }
 
 fn cluster_ready(c: &Cluster) -> bool {
-    c.status.as_ref().and_then(|s| s.conditions.as_ref()).into_iter().flatten().any(|c| c.type_ == "Ready" && c.status == "True")
+    c.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .into_iter()
+        .flatten()
+        .any(|c| c.type_ == "Ready" && c.status == "True")
 }
 
 /// One metric's outcome.
@@ -256,7 +267,10 @@ fn compute_metric(
         )
         .map_err(|e| Invalid {
             reason: failed_get(container_source),
-            error: format!("failed to get {} utilization: unable to get metrics for resource {}: {e}", resource.name, resource.name),
+            error: format!(
+                "failed to get {} utilization: unable to get metrics for resource {}: {e}",
+                resource.name, resource.name
+            ),
         })?;
     let current_value = MetricValueStatus {
         average_utilization: proposal.utilization,
@@ -271,7 +285,11 @@ fn compute_metric(
     let status = if let Some(container) = resource.container {
         MetricStatus {
             type_: "ContainerResource".into(),
-            container_resource: Some(ContainerResourceMetricStatus { name: resource.name, container, current: current_value }),
+            container_resource: Some(ContainerResourceMetricStatus {
+                name: resource.name,
+                container,
+                current: current_value,
+            }),
             ..Default::default()
         }
     } else {
@@ -311,7 +329,13 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
             return;
         }
     };
-    set_condition(&mut st, ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
+    set_condition(
+        &mut st,
+        ABLE_TO_SCALE,
+        true,
+        "SucceededGetScale",
+        "the HPA controller was able to get the target's current scale",
+    );
     let current = target.replicas;
     let now = Instant::now();
     history.start(current, now);
@@ -324,7 +348,13 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
     if current == 0 && min != 0 {
         desired = 0;
         rescale = false;
-        set_condition(&mut st, SCALING_ACTIVE, false, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero");
+        set_condition(
+            &mut st,
+            SCALING_ACTIVE,
+            false,
+            "ScalingDisabled",
+            "scaling is disabled since the replica count of the target is zero",
+        );
     } else if current > max {
         reason = "Current number of replicas above Spec.MaxReplicas".into();
         desired = max;
@@ -334,14 +364,24 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
     } else {
         let Some(selector) = target.selector.as_deref() else {
             status::event(engine, fhpa, true, "SelectorRequired", "selector is required").await;
-            set_condition(&mut st, SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
+            set_condition(
+                &mut st,
+                SCALING_ACTIVE,
+                false,
+                "InvalidSelector",
+                "the HPA target's scale is missing a selector",
+            );
             st.current_replicas = Some(current);
             status::write(engine, fhpa, &st).await;
             return;
         };
-        let observed = members::observe(engine, &target.clusters, &fhpa.namespace().unwrap_or_default(), selector).await;
-        let calibration =
-            if target.member_replicas > 0 && current > 0 { f64::from(target.member_replicas) / f64::from(current) } else { 1.0 };
+        let observed =
+            members::observe(engine, &target.clusters, &fhpa.namespace().unwrap_or_default(), selector).await;
+        let calibration = if target.member_replicas > 0 && current > 0 {
+            f64::from(target.member_replicas) / f64::from(current)
+        } else {
+            1.0
+        };
         let cfg = &engine.config.hpa;
         let calc = Calculator {
             tolerance: cfg.tolerance,
@@ -377,7 +417,8 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
                 first.reason,
                 &format!("the HPA was unable to compute the replica count: {}", first.error),
             );
-            let message = format!("invalid metrics ({} invalid out of {total}), first error is: {}", invalid.len(), first.error);
+            let message =
+                format!("invalid metrics ({} invalid out of {total}), first error is: {}", invalid.len(), first.error);
             status::event(engine, fhpa, true, "FailedComputeMetricsReplicas", &message).await;
             st.current_replicas = Some(current);
             st.current_metrics = non_empty(statuses);
@@ -416,8 +457,14 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
                     "SucceededRescale",
                     &format!("the HPA controller was able to update the target scale to {desired}"),
                 );
-                status::event(engine, fhpa, false, "SuccessfulRescale", &format!("New size: {desired}; reason: {reason}"))
-                    .await;
+                status::event(
+                    engine,
+                    fhpa,
+                    false,
+                    "SuccessfulRescale",
+                    &format!("New size: {desired}; reason: {reason}"),
+                )
+                .await;
                 let (up, down) = rules(fhpa, engine.config.hpa.downscale_stabilization);
                 history.record_scale(&up, &down, current, desired, now);
                 st.last_scale_time = Some(Time(jiff::Timestamp::now()));

@@ -92,7 +92,11 @@ pub fn validate(obj: &Value) -> Vec<FieldError> {
         errs.push(FieldError::invalid("spec.maxReplicas", &json!(max), "must be greater than 0"));
     }
     if min.is_some_and(|m| max < m) {
-        errs.push(FieldError::invalid("spec.maxReplicas", &json!(max), "must be greater than or equal to `minReplicas`"));
+        errs.push(FieldError::invalid(
+            "spec.maxReplicas",
+            &json!(max),
+            "must be greater than or equal to `minReplicas`",
+        ));
     }
     object_reference(spec.get("scaleTargetRef").unwrap_or(&Value::Null), "spec.scaleTargetRef", &mut errs);
     let metrics = list_at(spec, &["metrics"]);
@@ -112,11 +116,7 @@ pub fn validate(obj: &Value) -> Vec<FieldError> {
     let status = obj.get("status").unwrap_or(&Value::Null);
     for field in ["currentReplicas", "desiredReplicas"] {
         if let Some(n) = status.get(field).and_then(Value::as_i64).filter(|n| *n < 0) {
-            errs.push(FieldError::invalid(
-                format!("status.{field}"),
-                &json!(n),
-                "must be greater than or equal to 0",
-            ));
+            errs.push(FieldError::invalid(format!("status.{field}"), &json!(n), "must be greater than or equal to 0"));
         }
     }
     errs
@@ -292,7 +292,11 @@ fn metric_target(t: &Value, path: &str, errs: &mut Vec<FieldError>) {
         errs.push(FieldError::required(child(path, "type"), "must specify a metric target type"));
     }
     if !matches!(kind, "Utilization" | "Value" | "AverageValue") {
-        errs.push(FieldError::invalid(child(path, "type"), &json!(kind), "must be either Utilization, Value, or AverageValue"));
+        errs.push(FieldError::invalid(
+            child(path, "type"),
+            &json!(kind),
+            "must be either Utilization, Value, or AverageValue",
+        ));
     }
     for field in ["value", "averageValue"] {
         let Some(raw) = t.get(field).filter(|v| !v.is_null()) else { continue };
@@ -378,7 +382,11 @@ mod tests {
         ] {
             assert!(all.contains(want), "missing {want:?} in\n{all}");
         }
-        let inverted = fhpa(json!({"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "minReplicas": 4, "maxReplicas": 2}));
-        assert_eq!(messages(&inverted), ["spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`"]);
+        let inverted =
+            fhpa(json!({"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "minReplicas": 4, "maxReplicas": 2}));
+        assert_eq!(
+            messages(&inverted),
+            ["spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`"]
+        );
     }
 }
