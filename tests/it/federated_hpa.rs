@@ -15,7 +15,7 @@ use crate::common::fleet::{Fleet, policy};
 use crate::common::raw_api::send;
 
 /// The simulator's knob: percent of its CPU request each pod of the workload uses.
-const CPU: &str = "simulator.karmadactl.io/cpu-utilization";
+const CPU: &str = "simulation.karmadactl.io/cpu-utilization";
 
 /// The scale-down window the FHPA asks for.
 const WINDOW: Duration = Duration::from_secs(6);

@@ -16,9 +16,9 @@
 /// Percent of its CPU request each container of the pod uses (`"90"`), read on the pod, then on
 /// its controller, then on that one's controller (a Deployment's annotation reaches the pods of
 /// all its ReplicaSets). Simulated: nothing runs.
-pub const CPU_UTILIZATION_ANNOTATION: &str = "simulator.karmadactl.io/cpu-utilization";
+pub const CPU_UTILIZATION_ANNOTATION: &str = "simulation.karmadactl.io/cpu-utilization";
 /// The same for memory.
-pub const MEMORY_UTILIZATION_ANNOTATION: &str = "simulator.karmadactl.io/memory-utilization";
+pub const MEMORY_UTILIZATION_ANNOTATION: &str = "simulation.karmadactl.io/memory-utilization";
 /// The highest percent an annotation may set; a larger or unreadable value is ignored (the
 /// default share applies), as is a container without a request.
 pub const MAX_UTILIZATION_PERCENT: u64 = 1000;

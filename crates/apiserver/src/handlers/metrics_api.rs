@@ -14,7 +14,7 @@ use karmadactl_apimachinery::quantity::Quantity;
 use karmadactl_apimachinery::{ApiError, FieldSelector, LabelSelector};
 use serde_json::{Value, json};
 
-use crate::config::SimulatedMetrics;
+use crate::config::{SimulatedMetrics, Utilization};
 use crate::filters::dispatch::{Call, json_response};
 use crate::state::ApiState;
 use crate::storage::{object, store_access};
@@ -195,8 +195,6 @@ fn amount(resources: &Value, name: &str, per_unit: i128) -> Option<u64> {
 
 const BYTE: i128 = 1_000_000_000;
 
-/// Percent of the request (CPU, memory) set by annotations.
-type Utilization = (Option<u64>, Option<u64>);
 
 /// Controllers looked up above one pod: its ReplicaSet and that one's Deployment, say.
 const OWNER_DEPTH: usize = 2;
