@@ -195,7 +195,6 @@ fn amount(resources: &Value, name: &str, per_unit: i128) -> Option<u64> {
 
 const BYTE: i128 = 1_000_000_000;
 
-
 /// Controllers looked up above one pod: its ReplicaSet and that one's Deployment, say.
 const OWNER_DEPTH: usize = 2;
 

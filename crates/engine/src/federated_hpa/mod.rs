@@ -118,6 +118,8 @@ struct Stop {
 /// The target, its binding's ready clusters and the replicas they run.
 struct ScaleTarget {
     object: DynamicObject,
+    /// Where the target is written.
+    api: Api<DynamicObject>,
     replicas: i32,
     selector: Option<String>,
     clusters: Vec<String>,
@@ -184,7 +186,7 @@ async fn read_target(engine: &Engine, fhpa: &FederatedHPA) -> Result<ScaleTarget
     let selector = serde_json::from_value::<LabelSelector>(object.data["spec"]["selector"].clone())
         .ok()
         .and_then(|s| members::selector_query(&s));
-    Ok(ScaleTarget { object, replicas, selector, clusters, member_replicas })
+    Ok(ScaleTarget { object, api, replicas, selector, clusters, member_replicas })
 }
 
 fn cluster_ready(c: &Cluster) -> bool {
@@ -448,7 +450,7 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
         rescale = desired != current;
     }
     if rescale {
-        match scale(engine, fhpa, &target.object, desired).await {
+        match scale(&target, desired).await {
             Ok(()) => {
                 set_condition(
                     &mut st,
@@ -505,18 +507,13 @@ fn non_empty(statuses: Vec<MetricStatus>) -> Option<Vec<MetricStatus>> {
 
 /// Writes the template's `spec.replicas`, guarded by the version read, as the scale
 /// subresource's update is.
-async fn scale(engine: &Engine, fhpa: &FederatedHPA, object: &DynamicObject, replicas: i32) -> Result<(), String> {
-    let resource = object.types.as_ref().map(|t| {
-        let (group, version) = t.api_version.rsplit_once('/').unwrap_or(("", &t.api_version));
-        GroupVersionKind::gvk(group, version, &t.kind)
-    });
-    let gvk = resource.ok_or("the target has no apiVersion and kind")?;
-    let (api_resource, _) = kube::discovery::pinned_kind(&engine.client, &gvk).await.map_err(|e| e.to_string())?;
-    let api: Api<DynamicObject> =
-        Api::namespaced_with(engine.client.clone(), &fhpa.namespace().unwrap_or_default(), &api_resource);
+async fn scale(target: &ScaleTarget, replicas: i32) -> Result<(), String> {
+    let object = &target.object;
     let patch = json!({"metadata": {"resourceVersion": object.resource_version()}, "spec": {"replicas": replicas}});
-    api.patch(&object.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map(drop).map_err(|e| match e {
-        kube::Error::Api(s) => s.message,
-        other => other.to_string(),
+    target.api.patch(&object.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map(drop).map_err(|e| {
+        match e {
+            kube::Error::Api(s) => s.message,
+            other => other.to_string(),
+        }
     })
 }
