@@ -178,3 +178,64 @@ pub fn selector_query(selector: &LabelSelector) -> Option<String> {
     }
     (!terms.is_empty()).then(|| terms.join(","))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement;
+
+    #[test]
+    fn selectors_become_list_queries_and_an_empty_one_none() {
+        let s = LabelSelector {
+            match_labels: Some([("app".to_string(), "web".to_string())].into()),
+            match_expressions: Some(vec![
+                LabelSelectorRequirement {
+                    key: "tier".into(),
+                    operator: "In".into(),
+                    values: Some(vec!["a".into(), "b".into()]),
+                },
+                LabelSelectorRequirement { key: "canary".into(), operator: "DoesNotExist".into(), values: None },
+            ]),
+        };
+        assert_eq!(selector_query(&s).as_deref(), Some("app=web,tier in (a,b),!canary"));
+        assert_eq!(selector_query(&LabelSelector::default()), None);
+        let odd = LabelSelector {
+            match_expressions: Some(vec![LabelSelectorRequirement {
+                key: "k".into(),
+                operator: "Near".into(),
+                values: None,
+            }]),
+            ..Default::default()
+        };
+        assert_eq!(selector_query(&odd), None);
+    }
+
+    #[test]
+    fn pods_and_samples_are_read_per_resource_and_container() {
+        let p: KubePod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "web-1"},
+            "spec": {"containers": [
+                {"name": "app", "resources": {"requests": {"cpu": "200m", "memory": "64Mi"}}},
+                {"name": "side", "resources": {"requests": {"memory": "16Mi"}}},
+            ]},
+            "status": {"phase": "Running", "startTime": "2026-01-01T00:00:00Z",
+                       "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:05Z"}]},
+        }))
+        .unwrap();
+        let cpu = Resource { name: "cpu".into(), container: None };
+        let app_cpu = Resource { name: "cpu".into(), container: Some("app".into()) };
+        assert_eq!(pod(&p, &cpu).request, Err("side".into()), "a container without a CPU request");
+        assert_eq!(pod(&p, &app_cpu).request, Ok(200));
+        let read = pod(&p, &Resource { name: "memory".into(), container: None });
+        assert_eq!(read.request, Ok(80 * 1024 * 1024 * 1000));
+        assert_eq!((read.phase, read.ready.map(|r| r.0)), (Phase::Running, Some(true)));
+        let m = serde_json::json!({"timestamp": "2026-01-01T00:01:00Z", "window": "15s", "containers": [
+            {"name": "app", "usage": {"cpu": "150m", "memory": "10Mi"}},
+            {"name": "side", "usage": {"cpu": "5m", "memory": "1Mi"}},
+        ]});
+        let s = sample(&m, &cpu).unwrap();
+        assert_eq!((s.value, s.window), (155, Duration::from_secs(15)));
+        assert_eq!(sample(&m, &app_cpu).unwrap().value, 150);
+        assert!(sample(&m, &Resource { name: "gpu".into(), container: None }).is_none());
+    }
+}

@@ -74,3 +74,25 @@ pub async fn event(engine: &Engine, fhpa: &FederatedHPA, warning: bool, reason: 
     let type_ = if warning { events::WARNING } else { events::NORMAL };
     events::record(engine, target, type_, COMPONENT, reason, message).await;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_keeps_its_transition_time_while_its_status_stays() {
+        let mut s = HorizontalPodAutoscalerStatus::default();
+        set_condition(&mut s, ABLE_TO_SCALE, true, "SucceededGetScale", "got it");
+        // Dated long ago, so a change of time is seen without waiting.
+        let first = Some(Time(jiff::Timestamp::UNIX_EPOCH));
+        s.conditions.as_mut().unwrap()[0].last_transition_time = first.clone();
+        set_condition(&mut s, ABLE_TO_SCALE, true, "ReadyForNewScale", "same status");
+        let c = &s.conditions.as_ref().unwrap()[0];
+        assert_eq!((c.last_transition_time.clone(), c.reason.as_deref()), (first.clone(), Some("ReadyForNewScale")));
+        set_condition(&mut s, ABLE_TO_SCALE, false, "FailedUpdateScale", "now false");
+        let c = &s.conditions.as_ref().unwrap()[0];
+        assert_ne!(c.last_transition_time, first);
+        set_condition(&mut s, SCALING_ACTIVE, true, "ValidMetricFound", "m");
+        assert_eq!(s.conditions.as_ref().unwrap().len(), 2);
+    }
+}
