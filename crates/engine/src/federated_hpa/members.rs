@@ -2,7 +2,7 @@
 //! the pods by the workload's selector, and `metrics.k8s.io` PodMetrics by the same selector,
 //! as upstream's controller reads each member's pods and its metrics adapter the members'
 //! metrics. A member that does not answer in time is left out (upstream skips it too) and
-//! named in the result, so the status can say whose pods were not counted.
+//! named in the result, so the controller can say in an event whose pods were not counted.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
