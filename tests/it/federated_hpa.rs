@@ -2,7 +2,8 @@
 //! upstream's webhook refuses them (422), a Divided Deployment scales up when the simulated
 //! CPU usage of its pods in the members rises (template replicas and the members' split, the
 //! FHPA's conditions and current metrics), stays up through the scale-down stabilization
-//! window when usage falls, and comes down to minReplicas after it.
+//! window when usage falls, and comes down to minReplicas after it; a Pods metric and a second
+//! FHPA over the same pods are refused in the ScalingActive condition.
 
 use std::time::{Duration, Instant};
 
@@ -236,4 +237,16 @@ fn a_federated_hpa_scales_a_divided_deployment_on_members_cpu() {
         "the HPA was unable to compute the replica count: Pods metrics are not supported: they need custom or external metrics, which this control plane does not collect from members"
     );
     assert_eq!(template_replicas(&fleet), 2);
+
+    // A second FHPA on the same pods: neither may scale them.
+    fleet.apply(&FHPA.replace("name: web\n  namespace", "name: web-twin\n  namespace"));
+    let ambiguous = fleet.wait("both FHPAs refusing the shared pods", || {
+        let s = fhpa(&fleet)["status"].clone();
+        let active = condition(&s, "ScalingActive");
+        if active["reason"] == "AmbiguousSelector" { Ok(active) } else { Err(s.to_string()) }
+    });
+    assert_eq!(
+        ambiguous["message"],
+        "pods by selector app=web are controlled by multiple HPAs: [default/web default/web-twin]"
+    );
 }

@@ -47,6 +47,11 @@ impl Observed {
         self.pods.iter().map(|(k, p)| (k.clone(), pod(p, resource))).collect()
     }
 
+    /// The pods' labels, to see which FHPAs select them.
+    pub fn labels(&self) -> impl Iterator<Item = BTreeMap<String, String>> + '_ {
+        self.pods.values().map(|p| p.labels().clone())
+    }
+
     /// The samples of one resource (pods whose PodMetrics lack it have none).
     pub fn samples(&self, resource: &Resource) -> BTreeMap<String, Sample> {
         self.metrics.iter().filter_map(|(k, m)| Some((k.clone(), sample(m, resource)?))).collect()

@@ -1,45 +1,40 @@
 //! The FederatedHPA controller (upstream's `pkg/controllers/federatedhpa`, itself kube's
 //! podautoscaler adapted): every sync period each FederatedHPA's scale target (a template in
-//! the plane) is read, the pods of the members its ResourceBinding schedules it to and their
+//! the plane) is read with its binding ([`target`]), the pods of the members its ResourceBinding schedules it to and their
 //! `metrics.k8s.io` samples are gathered ([`members`]), the replica calculator turns each
-//! Resource or ContainerResource metric into a count ([`calculator`]), the behavior's
+//! Resource or ContainerResource metric into a count ([`metric`], [`calculator`]), the behavior's
 //! windows and policies temper it ([`behavior`]), and the template's `spec.replicas` is
 //! written; the scheduler then divides the new count among the members. Status and events
 //! are kube's ([`status`]).
 //!
 //! Pods, Object and External metrics need custom metrics from the members, which the plane
 //! does not aggregate: such a metric is reported invalid in the ScalingActive condition, as
-//! kube reports a metric it cannot read, never skipped silently.
+//! kube reports a metric it cannot read, never skipped silently. Two FHPAs whose targets'
+//! selectors match the same pods both stop with kube's `AmbiguousSelector`.
 
 mod behavior;
 mod calculator;
 mod members;
+mod metric;
 mod status;
+mod target;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use k8s_openapi::api::autoscaling::v2::{
-    ContainerResourceMetricStatus, HPAScalingRules, HorizontalPodAutoscalerStatus, MetricSpec, MetricStatus,
-    MetricValueStatus, ResourceMetricStatus,
-};
-use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, Time};
+use k8s_openapi::api::autoscaling::v2::{HPAScalingRules, HorizontalPodAutoscalerStatus, MetricStatus};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use karmadactl_apimachinery::LabelSelector as LabelQuery;
 use karmadactl_karmada_api::autoscaling::federated_hpa::FederatedHPA;
-use karmadactl_karmada_api::cluster::Cluster;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, GroupVersionKind, Patch, PatchParams};
-use kube::runtime::reflector::ObjectRef;
-use serde_json::json;
+use kube::api::Api;
 use tokio::sync::Notify;
 
 use self::behavior::{Bounds, History, Policy, Rules, Select};
-use self::calculator::{Calculator, Target};
-use self::members::Resource;
+use self::calculator::Calculator;
 use self::status::{ABLE_TO_SCALE, SCALING_ACTIVE, SCALING_LIMITED, set_condition};
 use crate::context::{Engine, follow};
-use crate::names;
 
 /// Starts the FHPA watch and the sync loop; runs until the engine goes.
 pub(crate) fn start(engine: &Arc<Engine>) -> tokio::task::JoinHandle<()> {
@@ -59,19 +54,36 @@ pub(crate) fn start(engine: &Arc<Engine>) -> tokio::task::JoinHandle<()> {
         if store.wait_until_ready().await.is_err() {
             return;
         }
-        // By uid: a FederatedHPA deleted and made again starts afresh, as in kube.
-        let mut histories: HashMap<String, History> = HashMap::new();
+        let mut known = Known::default();
         loop {
             let Some(engine) = weak.upgrade() else { return };
             let all = store.state();
-            histories.retain(|uid, _| all.iter().any(|f| f.uid().as_deref() == Some(uid.as_str())));
+            known.keep(&all);
             for fhpa in all.iter().filter(|f| f.metadata.deletion_timestamp.is_none()) {
-                reconcile(&engine, fhpa, histories.entry(fhpa.uid().unwrap_or_default()).or_default()).await;
+                reconcile(&engine, fhpa, &mut known).await;
             }
             drop(engine);
             let _ = tokio::time::timeout(period, wake.notified()).await;
         }
     })
+}
+
+/// What the controller remembers of each FHPA between syncs, by uid (one deleted and made
+/// again under its name starts afresh, as in kube).
+#[derive(Default)]
+struct Known {
+    histories: HashMap<String, History>,
+    /// The selector each FHPA's target had at its last sync, with its namespace and name:
+    /// kube's and upstream's `hpaSelectors`, to find pods two FHPAs would scale.
+    selectors: Selectors,
+}
+
+impl Known {
+    fn keep(&mut self, all: &[Arc<FederatedHPA>]) {
+        let live = |uid: &String| all.iter().any(|f| f.uid().as_deref() == Some(uid.as_str()));
+        self.histories.retain(|uid, _| live(uid));
+        self.selectors.retain(|uid, _| live(uid));
+    }
 }
 
 /// The scale-up and scale-down rules, the webhook's defaults filling what is left out.
@@ -106,220 +118,33 @@ fn merge(given: Option<&HPAScalingRules>, mut rules: Rules) -> Rules {
     rules
 }
 
-/// What a sync found wrong before any metric was computed: the condition to set and the
-/// event to record.
-struct Stop {
-    condition: (&'static str, &'static str, String),
-    event: (&'static str, String),
-}
-
-/// The target, its binding's ready clusters and the replicas they run.
-struct ScaleTarget {
-    object: DynamicObject,
-    /// Where the target is written.
-    api: Api<DynamicObject>,
-    replicas: i32,
-    selector: Option<String>,
-    clusters: Vec<String>,
-    member_replicas: i32,
-}
-
-async fn read_target(engine: &Engine, fhpa: &FederatedHPA) -> Result<ScaleTarget, Stop> {
-    let namespace = fhpa.namespace().unwrap_or_default();
-    let r = &fhpa.spec.scale_target_ref;
-    let api_version = r.api_version.clone().unwrap_or_default();
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", &api_version));
-    let scale_stop = |e: String| Stop {
-        condition: ("FailedGetScale", "the HPA controller was unable to get the target's current scale", e.clone()),
-        event: ("FailedGetScale", e),
-    };
-    let gvk = GroupVersionKind::gvk(group, version, &r.kind);
-    let (resource, _) = kube::discovery::pinned_kind(&engine.client, &gvk)
-        .await
-        .map_err(|e| scale_stop(format!("unable to determine resource for scale target reference: {e}")))?;
-    let api: Api<DynamicObject> = Api::namespaced_with(engine.client.clone(), &namespace, &resource);
-    let object = api.get(&r.name).await.map_err(|e| {
-        let e = match e {
-            kube::Error::Api(s) => s.message,
-            other => other.to_string(),
-        };
-        Stop {
-            condition: (
-                "FailedGetScaleTargetRef",
-                "the HPA controller was unable to get the target reference object",
-                e.clone(),
-            ),
-            event: ("FailedGetScaleTargetRef", e),
-        }
-    })?;
-    let binding_name = names::binding_name(&r.kind, &r.name);
-    let binding = engine.caches.bindings.get(&ObjectRef::new(&binding_name).within(&namespace)).ok_or_else(|| {
-        let e = format!("resourcebindings.work.karmada.io \"{binding_name}\" not found");
-        Stop {
-            condition: (
-                "FailedGetBinding",
-                "the HPA controller was unable to get the binding by scaleTargetRef",
-                e.clone(),
-            ),
-            event: ("FailedGetBindings", e),
-        }
-    })?;
-    let scheduled = binding.spec.clusters.clone().unwrap_or_default();
-    if scheduled.is_empty() {
-        let e = "binding has no schedulable clusters".to_string();
-        return Err(Stop {
-            condition: (
-                "FailedGetTargetClusters",
-                "the HPA controller was unable to get the target clusters from binding",
-                e.clone(),
-            ),
-            event: ("FailedGetTargetClusters", e),
-        });
-    }
-    let clusters_state = engine.caches.clusters.state();
-    let ready = |name: &str| clusters_state.iter().find(|c| c.name_any() == name).is_some_and(|c| cluster_ready(c));
-    let clusters: Vec<String> = scheduled.iter().filter(|c| ready(&c.name)).map(|c| c.name.clone()).collect();
-    let member_replicas = scheduled.iter().filter(|c| ready(&c.name)).map(|c| c.replicas.unwrap_or(0)).sum();
-    let replicas = object.data["spec"]["replicas"].as_i64().map_or(1, |r| i32::try_from(r).unwrap_or(i32::MAX));
-    let selector = serde_json::from_value::<LabelSelector>(object.data["spec"]["selector"].clone())
-        .ok()
-        .and_then(|s| members::selector_query(&s));
-    Ok(ScaleTarget { object, api, replicas, selector, clusters, member_replicas })
-}
-
-fn cluster_ready(c: &Cluster) -> bool {
-    c.status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .into_iter()
-        .flatten()
-        .any(|c| c.type_ == "Ready" && c.status == "True")
-}
-
-/// One metric's outcome.
-struct Computed {
-    replicas: i32,
-    name: String,
-    status: MetricStatus,
-}
-
-/// One metric that could not be computed: the ScalingActive reason and the error.
-struct Invalid {
-    reason: &'static str,
-    error: String,
-}
-
-fn compute_metric(
-    calc: &Calculator,
-    spec: &MetricSpec,
-    current: i32,
-    observed: &members::Observed,
-    calibration: f64,
-) -> Result<Computed, Invalid> {
-    let (resource, target, container_source) = match spec.type_.as_str() {
-        "Resource" => {
-            let Some(r) = &spec.resource else { return Err(invalid_spec("Resource")) };
-            (Resource { name: r.name.clone(), container: None }, &r.target, false)
-        }
-        "ContainerResource" => {
-            let Some(r) = &spec.container_resource else { return Err(invalid_spec("ContainerResource")) };
-            (Resource { name: r.name.clone(), container: Some(r.container.clone()) }, &r.target, true)
-        }
-        other => {
-            let reason = match other {
-                "Pods" => "FailedGetPodsMetric",
-                "Object" => "FailedGetObjectMetric",
-                "External" => "FailedGetExternalMetric",
-                _ => "InvalidMetricSourceType",
-            };
-            return Err(Invalid {
-                reason,
-                error: format!(
-                    "{other} metrics are not supported: they need custom or external metrics, which this control plane does not collect from members"
-                ),
-            });
-        }
-    };
-    let goal = match (target.type_.as_str(), target.average_utilization, &target.average_value) {
-        ("Utilization", Some(u), _) => Target::Utilization(u),
-        ("AverageValue", _, Some(v)) => {
-            let q = karmadactl_apimachinery::quantity::Quantity::parse(&v.0).map_err(|e| Invalid {
-                reason: failed_get(container_source),
-                error: format!("invalid target averageValue {}: {e}", v.0),
-            })?;
-            Target::AverageValue(i64::try_from(q.millis()).unwrap_or(i64::MAX))
-        }
-        _ => {
-            return Err(Invalid {
-                reason: failed_get(container_source),
-                error: "invalid resource metric source: neither a utilization target nor a value target was set".into(),
-            });
-        }
-    };
-    let proposal = calc
-        .resource_replicas(
-            current,
-            goal,
-            resource.name == "cpu",
-            &observed.pods(&resource),
-            observed.samples(&resource),
-            calibration,
-        )
-        .map_err(|e| Invalid {
-            reason: failed_get(container_source),
-            error: format!(
-                "failed to get {} utilization: unable to get metrics for resource {}: {e}",
-                resource.name, resource.name
-            ),
-        })?;
-    let current_value = MetricValueStatus {
-        average_utilization: proposal.utilization,
-        average_value: Some(Quantity(milli_quantity(proposal.average))),
-        value: None,
-    };
-    let describe = if container_source { "container resource" } else { "resource" };
-    let name = match goal {
-        Target::Utilization(_) => format!("{} {describe} utilization (percentage of request)", resource.name),
-        Target::AverageValue(_) => format!("{} {describe}", resource.name),
-    };
-    let status = if let Some(container) = resource.container {
-        MetricStatus {
-            type_: "ContainerResource".into(),
-            container_resource: Some(ContainerResourceMetricStatus {
-                name: resource.name,
-                container,
-                current: current_value,
-            }),
-            ..Default::default()
-        }
-    } else {
-        MetricStatus {
-            type_: "Resource".into(),
-            resource: Some(ResourceMetricStatus { name: resource.name, current: current_value }),
-            ..Default::default()
-        }
-    };
-    Ok(Computed { replicas: proposal.replicas, name, status })
-}
-
-fn failed_get(container: bool) -> &'static str {
-    if container { "FailedGetContainerResourceMetric" } else { "FailedGetResourceMetric" }
-}
-
-fn invalid_spec(kind: &str) -> Invalid {
-    Invalid { reason: "InvalidMetricSourceType", error: format!("the {kind} metric source is not set") }
-}
-
-/// Milli-units as a canonical quantity (kube's `NewMilliQuantity(v, DecimalSI)`).
-fn milli_quantity(m: i64) -> String {
-    if m % 1000 == 0 { (m / 1000).to_string() } else { format!("{m}m") }
-}
-
 /// One sync of one FHPA (kube's `reconcileAutoscaler`).
-async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut History) {
+async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, known: &mut Known) {
+    let uid = fhpa.uid().unwrap_or_default();
+    let mut history = known.histories.remove(&uid).unwrap_or_default();
+    sync(engine, fhpa, &mut history, &mut known.selectors).await;
+    known.histories.insert(uid, history);
+}
+
+/// The last selector of each FHPA's target, by the FHPA's uid: (namespace, name, selector).
+type Selectors = HashMap<String, (String, String, LabelQuery)>;
+
+/// The FHPAs (`namespace/name`, sorted) whose selectors match any of the pods.
+fn selecting(selectors: &Selectors, namespace: &str, observed: &members::Observed) -> Vec<String> {
+    let labels: Vec<_> = observed.labels().collect();
+    let mut found: Vec<String> = selectors
+        .values()
+        .filter(|(ns, _, sel)| ns == namespace && labels.iter().any(|l| sel.matches(l)))
+        .map(|(ns, name, _)| format!("{ns}/{name}"))
+        .collect();
+    found.sort();
+    found
+}
+
+async fn sync(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut History, selectors: &mut Selectors) {
     let mut st: HorizontalPodAutoscalerStatus = fhpa.status.clone().unwrap_or_default();
     st.observed_generation = fhpa.metadata.generation;
-    let target = match read_target(engine, fhpa).await {
+    let target = match target::read_target(engine, fhpa).await {
         Ok(t) => t,
         Err(stop) => {
             let (reason, prefix, error) = &stop.condition;
@@ -375,12 +200,27 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
             status::write(engine, fhpa, &st).await;
             return;
         };
-        let observed =
-            members::observe(engine, &target.clusters, &fhpa.namespace().unwrap_or_default(), selector).await;
+        let namespace = fhpa.namespace().unwrap_or_default();
+        let observed = members::observe(engine, &target.clusters, &namespace, selector).await;
         for (cluster, error) in &observed.failed {
             // Left out as upstream leaves it out, but said: its pods count as absent.
             let message = format!("cluster {cluster} left out of this sync: {error}");
             status::event(engine, fhpa, true, "FailedGetMemberPods", &message).await;
+        }
+        if let Ok(query) = LabelQuery::parse(selector) {
+            selectors.insert(fhpa.uid().unwrap_or_default(), (namespace.clone(), fhpa.name_any(), query));
+        }
+        let selecting = selecting(selectors, &namespace, &observed);
+        if selecting.len() > 1 {
+            // Two FHPAs would fight over these pods: neither scales them (kube's rule).
+            let message =
+                format!("pods by selector {selector} are controlled by multiple HPAs: [{}]", selecting.join(" "));
+            status::event(engine, fhpa, true, "AmbiguousSelector", &message).await;
+            set_condition(&mut st, SCALING_ACTIVE, false, "AmbiguousSelector", &message);
+            status::event(engine, fhpa, true, "FailedComputeMetricsReplicas", &message).await;
+            st.current_replicas = Some(current);
+            status::write(engine, fhpa, &st).await;
+            return;
         }
         let calibration = if target.member_replicas > 0 && current > 0 {
             f64::from(target.member_replicas) / f64::from(current)
@@ -395,9 +235,9 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
             now: SystemTime::now(),
         };
         let mut best: Option<(i32, String)> = None;
-        let mut invalid: Vec<Invalid> = Vec::new();
+        let mut invalid: Vec<metric::Invalid> = Vec::new();
         for spec in &fhpa.spec.metrics {
-            match compute_metric(&calc, spec, current, &observed, calibration) {
+            match metric::compute_metric(&calc, spec, current, &observed, calibration) {
                 Ok(c) => {
                     statuses.push(c.status);
                     if best.as_ref().is_none_or(|(r, _)| c.replicas > *r) {
@@ -426,7 +266,7 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
                 format!("invalid metrics ({} invalid out of {total}), first error is: {}", invalid.len(), first.error);
             status::event(engine, fhpa, true, "FailedComputeMetricsReplicas", &message).await;
             st.current_replicas = Some(current);
-            st.current_metrics = non_empty(statuses);
+            st.current_metrics = metric::non_empty(statuses);
             status::write(engine, fhpa, &st).await;
             return;
         }
@@ -453,7 +293,7 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
         rescale = desired != current;
     }
     if rescale {
-        match scale(&target, desired).await {
+        match target::scale(&target, desired).await {
             Ok(()) => {
                 set_condition(
                     &mut st,
@@ -491,7 +331,7 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
                     &format!("the HPA controller was unable to update the target scale: {e}"),
                 );
                 st.current_replicas = Some(current);
-                st.current_metrics = non_empty(statuses);
+                st.current_metrics = metric::non_empty(statuses);
                 status::write(engine, fhpa, &st).await;
                 return;
             }
@@ -499,24 +339,6 @@ async fn reconcile(engine: &Arc<Engine>, fhpa: &FederatedHPA, history: &mut Hist
     }
     st.current_replicas = Some(current);
     st.desired_replicas = if rescale { desired } else { current };
-    st.current_metrics = non_empty(statuses);
+    st.current_metrics = metric::non_empty(statuses);
     status::write(engine, fhpa, &st).await;
-}
-
-fn non_empty(statuses: Vec<MetricStatus>) -> Option<Vec<MetricStatus>> {
-    let kept: Vec<MetricStatus> = statuses.into_iter().filter(|s| !s.type_.is_empty()).collect();
-    (!kept.is_empty()).then_some(kept)
-}
-
-/// Writes the template's `spec.replicas`, guarded by the version read, as the scale
-/// subresource's update is.
-async fn scale(target: &ScaleTarget, replicas: i32) -> Result<(), String> {
-    let object = &target.object;
-    let patch = json!({"metadata": {"resourceVersion": object.resource_version()}, "spec": {"replicas": replicas}});
-    target.api.patch(&object.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map(drop).map_err(|e| {
-        match e {
-            kube::Error::Api(s) => s.message,
-            other => other.to_string(),
-        }
-    })
 }
