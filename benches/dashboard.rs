@@ -13,6 +13,8 @@
 //! docs/performance.md. DASHBOARD_BENCH_MEMBERS, _WORKLOADS, _RUNS, _IDLE (seconds) and _WAIT
 //! (seconds each wait for the fleet may take) shrink or stretch the run.
 
+#[path = "engine_scale/fleet.rs"]
+mod fleet;
 #[path = "common/machine.rs"]
 mod machine;
 #[allow(dead_code)] // delete_all is engine_scale's
@@ -30,10 +32,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, bail};
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::Deployment;
-use kube::api::{Api, DynamicObject, PostParams};
+use kube::api::{Api, PostParams};
 use serde_json::{Value, json};
 
-use karmadactl_karmada_api::cluster::Cluster;
+use fleet::{create_policies, deployment, env_or, join, member_name, wait_clusters_ready};
 use machine::machine;
 use members::Member;
 use process::cpu_seconds;
@@ -57,10 +59,6 @@ struct Params {
     wait: Duration,
 }
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
@@ -82,81 +80,13 @@ fn main() {
     }
 }
 
-fn member_name(i: usize) -> String {
-    format!("member{:03}", i + 1)
-}
-
-fn deployment(name: &str, target: &str) -> anyhow::Result<Deployment> {
-    Ok(serde_json::from_value(json!({
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": name, "namespace": "default", "labels": {"bench-target": target}},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
-                 "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}
-    }))?)
-}
-
-async fn join(home: &Path, plane_kubeconfig: &Path, m: &Member) -> anyhow::Result<()> {
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_karmadactl"))
-        .args(["join", &m.name, "--kubeconfig"])
-        .arg(plane_kubeconfig)
-        .arg("--cluster-kubeconfig")
-        .arg(&m.kubeconfig)
-        .env("HOME", home)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .await?;
-    if !out.status.success() {
-        bail!("join {} failed: {}", m.name, String::from_utf8_lossy(&out.stderr));
-    }
-    Ok(())
-}
-
-async fn wait_clusters_ready(plane: &kube::Client, n: usize) -> anyhow::Result<()> {
-    let api: Api<Cluster> = Api::all(plane.clone());
-    let deadline = Instant::now() + Duration::from_secs(180);
-    loop {
-        let list = api.list(&Default::default()).await?;
-        let ready = list.items.iter().filter(|c| karmadactl_engine::execution::is_ready(c)).count();
-        if ready >= n {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            bail!("only {ready} of {n} clusters Ready after 180 s");
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-}
-
-async fn create_policies(plane: &kube::Client, members: usize) -> anyhow::Result<()> {
-    let pp: Api<DynamicObject> = Api::namespaced_with(
-        plane.clone(),
-        "default",
-        &kube::api::ApiResource::from_gvk_with_plural(
-            &kube::api::GroupVersionKind::gvk("policy.karmada.io", "v1alpha1", "PropagationPolicy"),
-            "propagationpolicies",
-        ),
-    );
-    for m in 0..members {
-        let name = member_name(m);
-        let p: DynamicObject = serde_json::from_value(json!({
-            "apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
-            "metadata": {"name": format!("to-{name}"), "namespace": "default"},
-            "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment",
-                        "labelSelector": {"matchLabels": {"bench-target": name}}}],
-                     "placement": {"clusterAffinity": {"clusterNames": [name]}}}
-        }))?;
-        pp.create(&PostParams::default(), &p).await?;
-    }
-    Ok(())
-}
-
 async fn create_templates(plane: &kube::Client, n: usize, members: usize) -> anyhow::Result<()> {
     let api: Api<Deployment> = Api::namespaced(plane.clone(), "default");
     let results: Vec<_> = futures::stream::iter(0..n)
         .map(|i| {
             let api = api.clone();
             async move {
-                let d = deployment(&format!("w-{i:05}"), &member_name(i % members))?;
+                let d = deployment(&format!("w-{i:05}"), "default", &member_name(i % members));
                 api.create(&PostParams::default(), &d).await.context("creating a template at the plane")
             }
         })

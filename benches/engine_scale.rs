@@ -19,26 +19,27 @@
 mod machine;
 use machine::machine;
 
+#[path = "engine_scale/fleet.rs"]
+mod fleet;
 #[path = "engine_scale/members.rs"]
 mod members;
 #[allow(dead_code)]
 #[path = "apiserver/process.rs"]
 mod process;
 
-use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Namespace;
-use kube::api::{Api, DynamicObject, PostParams};
+use kube::api::{Api, PostParams};
 use serde_json::json;
 
-use karmadactl_karmada_api::cluster::Cluster;
+use fleet::{create_policies, deployment, env_or, join, member_name, wait_clusters_ready};
 use members::{Member, wait_counts};
 use process::{CpuShare, Proc, cpu_seconds};
 
@@ -60,10 +61,6 @@ struct Params {
     wait: Duration,
 }
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
@@ -82,20 +79,6 @@ fn main() {
             std::process::exit(1);
         }
     }
-}
-
-fn member_name(i: usize) -> String {
-    format!("member{:03}", i + 1)
-}
-
-fn deployment(name: &str, namespace: &str, target: &str) -> Deployment {
-    serde_json::from_value(json!({
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": name, "namespace": namespace, "labels": {"bench-target": target}},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
-                 "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}
-    }))
-    .expect("a Deployment")
 }
 
 /// How many of the workloads `0..n` go to each member (workload i goes to member i mod m).
@@ -188,70 +171,6 @@ async fn list_size(plane: &kube::Client, path: &str) -> anyhow::Result<(u64, usi
     let items = v["items"].as_array().cloned().unwrap_or_default();
     let bytes = items.iter().map(|i| serde_json::to_vec(i).map(|b| b.len() as u64).unwrap_or(0)).sum();
     Ok((bytes, items.len(), took))
-}
-
-async fn join(home: &Path, plane_kubeconfig: &Path, m: &Member) -> anyhow::Result<()> {
-    let out = tokio::process::Command::new(process_bin())
-        .args(["join", &m.name, "--kubeconfig"])
-        .arg(plane_kubeconfig)
-        .arg("--cluster-kubeconfig")
-        .arg(&m.kubeconfig)
-        .env("HOME", home)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .await?;
-    if !out.status.success() {
-        bail!("join {} failed: {}", m.name, String::from_utf8_lossy(&out.stderr));
-    }
-    Ok(())
-}
-
-fn process_bin() -> &'static str {
-    env!("CARGO_BIN_EXE_karmadactl")
-}
-
-async fn wait_clusters_ready(plane: &kube::Client, n: usize) -> anyhow::Result<()> {
-    let api: Api<Cluster> = Api::all(plane.clone());
-    let deadline = Instant::now() + Duration::from_secs(180);
-    loop {
-        let ready = api
-            .list(&Default::default())
-            .await?
-            .items
-            .iter()
-            .filter(|c| karmadactl_engine::execution::is_ready(c))
-            .count();
-        if ready >= n {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            bail!("only {ready} of {n} clusters Ready after 180 s");
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-}
-
-async fn create_policies(plane: &kube::Client, members: usize) -> anyhow::Result<()> {
-    let pp: Api<DynamicObject> = Api::namespaced_with(
-        plane.clone(),
-        "default",
-        &kube::api::ApiResource::from_gvk_with_plural(
-            &kube::api::GroupVersionKind::gvk("policy.karmada.io", "v1alpha1", "PropagationPolicy"),
-            "propagationpolicies",
-        ),
-    );
-    for m in 0..members {
-        let name = member_name(m);
-        let p: DynamicObject = serde_json::from_value(json!({
-            "apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
-            "metadata": {"name": format!("to-{name}"), "namespace": "default"},
-            "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment",
-                        "labelSelector": {"matchLabels": {"bench-target": name}}}],
-                     "placement": {"clusterAffinity": {"clusterNames": [name]}}}
-        }))?;
-        pp.create(&PostParams::default(), &p).await?;
-    }
-    Ok(())
 }
 
 /// Wall, plane CPU and other processes' share of the machine over one phase.
@@ -426,7 +345,7 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
 
     progress!("restarting the plane on port {port}");
     let restart = |listen: &str| {
-        let mut cmd = Command::new(process_bin());
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_karmadactl"));
         cmd.args(["controlplane", "serve", "--listen", listen, "--data-dir"]).arg(&plane_dir);
         Proc::spawn(cmd, &plane_dir.with_extension("log"))
     };

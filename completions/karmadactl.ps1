@@ -3177,6 +3177,7 @@ Register-ArgumentCompleter -Native -CommandName 'karmadactl' -ScriptBlock {
             [CompletionResult]::new('--horizontal-pod-autoscaler-downscale-stabilization', '--horizontal-pod-autoscaler-downscale-stabilization', [CompletionResultType]::ParameterName, 'The scale-down stabilization window of a FederatedHPA whose behavior gives none')
             [CompletionResult]::new('--horizontal-pod-autoscaler-cpu-initialization-period', '--horizontal-pod-autoscaler-cpu-initialization-period', [CompletionResultType]::ParameterName, 'The period after a pod starts when its CPU samples may be skipped')
             [CompletionResult]::new('--horizontal-pod-autoscaler-initial-readiness-delay', '--horizontal-pod-autoscaler-initial-readiness-delay', [CompletionResultType]::ParameterName, 'The period after a pod starts during which readiness changes count as its initial readiness')
+            [CompletionResult]::new('--engine-clock-start', '--engine-clock-start', [CompletionResultType]::ParameterName, 'Test-only: start the engine''s clock at this RFC 3339 instant; it advances in real time')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Number for the log level verbosity')
             [CompletionResult]::new('--add-dir-header', '--add-dir-header', [CompletionResultType]::ParameterName, 'If true, adds the file directory to the header of the log messages')

@@ -38,6 +38,7 @@ mod cordon_taint;
 mod create;
 mod create_edit;
 mod create_token;
+mod cron_federated_hpa;
 mod dashboard_auth;
 mod dashboard_browser;
 mod describe;

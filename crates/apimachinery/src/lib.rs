@@ -1,6 +1,6 @@
 //! Kubernetes "apimachinery": label and field selectors, request parsing, Status errors,
 //! metadata validation, JSON/merge/strategic patches, managed fields, quantities, JSONPath,
-//! Go durations, object UIDs, kubectl's YAML and the WebSocket and SPDY/3.1 framing of exec and
+//! Go durations, cron schedules and time zones, object UIDs, kubectl's YAML and the WebSocket and SPDY/3.1 framing of exec and
 //! attach streams, each matching k8s.io/apimachinery's behaviour (messages included). It owns the rules every Kubernetes object obeys whatever its
 //! kind; it depends on no other crate of this workspace (Karmada's own types are not its
 //! business), and nothing it depends on may depend on it. The API server, the engine and the
@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod cron;
 pub mod duration;
 mod error_text;
 mod field;

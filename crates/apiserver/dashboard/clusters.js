@@ -23,8 +23,10 @@ export function render(main, ctx) {
   });
 }
 
+const isCordon = (t) => t.key === CORDON_KEY && t.effect === CORDON_EFFECT;
+
 function cordoned(c) {
-  return (c.spec?.taints || []).some((t) => t.key === CORDON_KEY && t.effect === CORDON_EFFECT);
+  return (c.spec?.taints || []).some(isCordon);
 }
 
 function card(c, ctx) {
@@ -83,31 +85,13 @@ function card(c, ctx) {
     button, result);
 }
 
-// Reads the Cluster and patches it; a concurrent change fails the test op (422/409) and the
-// edit is decided again on what is there now, as the CLI does.
-export async function setCordon(name, on) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const c = await call('GET', `${PATHS.clusters}/${encodeURIComponent(name)}`);
-    const taints = c.spec?.taints || [];
-    const index = taints.findIndex((t) => t.key === CORDON_KEY && t.effect === CORDON_EFFECT);
-    if (on === (index >= 0)) return;
-    const ops = [{ op: 'test', path: '/metadata/resourceVersion', value: c.metadata.resourceVersion }];
-    if (on) {
-      const taint = { key: CORDON_KEY, effect: CORDON_EFFECT };
-      ops.push(taints.length ? { op: 'add', path: '/spec/taints/-', value: taint } : { op: 'add', path: '/spec/taints', value: [taint] });
-    } else if (taints.length === 1) {
-      ops.push({ op: 'remove', path: '/spec/taints' });
-    } else {
-      ops.push({ op: 'remove', path: `/spec/taints/${index}` });
-    }
-    try {
-      await call('PATCH', `${PATHS.clusters}/${encodeURIComponent(name)}`, JSON.stringify(ops), 'application/json-patch+json');
-      return;
-    } catch (err) {
-      if (err.status !== 422 && err.status !== 409) throw err;
-    }
-  }
-  throw new Error(`cluster ${name} kept changing; try again`);
+// Cordons or uncordons a Cluster as `karmadactl cordon` does: the cordon taint added or removed
+// through the same guarded edit as any other taint.
+export function setCordon(name, on) {
+  return editTaints(name, (taints) => {
+    if (!on) return taints.filter((t) => !isCordon(t));
+    return taints.some(isCordon) ? taints : [...taints, { key: CORDON_KEY, effect: CORDON_EFFECT }];
+  });
 }
 
 // Sets a Cluster's taints to `change(taints)`, guarded by the resourceVersion read, as

@@ -176,6 +176,8 @@ pub struct EngineConfig {
     pub features: FeatureGates,
     pub failover: FailoverConfig,
     pub hpa: HpaConfig,
+    /// What time controllers that act on a schedule take it to be (real unless a test set it).
+    pub clock: crate::clock::Clock,
 }
 
 #[cfg(test)]

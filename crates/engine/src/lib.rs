@@ -41,6 +41,9 @@
 //!   ([`interpreted`]) for replicas, revised manifests, retention, status and health;
 //!   `webhook_config` (the webhook config manager) does the same for the
 //!   ResourceInterpreterWebhookConfigurations.
+//! * `cron_federated_hpa` (the CronFederatedHPA controller): each rule's timer, on the
+//!   engine's [`clock`], sets the workload template's replicas or a FederatedHPA's min/max at
+//!   the rule's fire times and records the executions in the status.
 //! * `mcs` (the ServiceExport, EndpointSlice and ServiceImport controllers and the
 //!   MultiClusterService ones): exported Services' EndpointSlices → the plane, and from there
 //!   to the members that import them or consume a CrossCluster MultiClusterService.
@@ -56,9 +59,11 @@ pub(crate) mod binding;
 pub(crate) mod binding_status;
 pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
+pub mod clock;
 pub mod cluster_taint_policy;
 pub mod config;
 pub(crate) mod context;
+pub(crate) mod cron_federated_hpa;
 pub mod dependencies_distributor;
 pub(crate) mod detector;
 pub mod error;
@@ -268,6 +273,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     // Stopped with the engine, with the member watches it holds.
     engine.spawn(mcs::start(&engine));
     engine.spawn(federated_hpa::start(&engine));
+    engine.spawn(cron_federated_hpa::start(&engine));
     let mut workers = vec![];
     for _ in 0..WORKERS {
         workers.push(worker(

@@ -4,6 +4,7 @@ mod access;
 mod admit;
 mod core;
 mod crd_def;
+pub mod cron_federated_hpa;
 mod csr;
 mod discovery;
 pub mod federated_hpa;
