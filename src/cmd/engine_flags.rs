@@ -244,6 +244,20 @@ mod tests {
     }
 
     #[test]
+    fn hpa_flags_keep_upstream_defaults_and_refuse_out_of_range_values() {
+        assert_eq!(parse(&[]).config().unwrap().hpa, HpaConfig::default());
+        let hpa = parse(&["--horizontal-pod-autoscaler-sync-period=1s", "--horizontal-pod-autoscaler-tolerance=0.05"])
+            .config()
+            .unwrap()
+            .hpa;
+        assert_eq!((hpa.sync_period, hpa.tolerance), (std::time::Duration::from_secs(1), 0.05));
+        let err = parse(&["--horizontal-pod-autoscaler-sync-period=0s"]).config().unwrap_err().to_string();
+        assert!(err.contains("must be at least 100ms, not 0s"), "{err}");
+        let err = parse(&["--horizontal-pod-autoscaler-tolerance=-0.1"]).config().unwrap_err().to_string();
+        assert!(err.contains("must be between 0 and 1"), "{err}");
+    }
+
+    #[test]
     fn init_cannot_pass_the_test_clock_to_the_engine() {
         let err = check_controller_manager_args(&["--engine-clock-start=2026-03-10T00:00:00Z".into()]).unwrap_err();
         assert!(err.to_string().contains("the embedded control plane has no flag --engine-clock-start"), "{err}");
