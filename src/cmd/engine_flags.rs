@@ -1,10 +1,10 @@
-//! `controlplane serve`'s engine flags: karmada-controller-manager's feature gates and cluster
-//! failover flags, under upstream's names and with upstream's defaults.
+//! `controlplane serve`'s engine flags: karmada-controller-manager's feature gates, cluster
+//! failover flags and FederatedHPA flags, under upstream's names and with upstream's defaults.
 
 use clap::Args;
 
 use karmadactl_engine::clock::Clock;
-use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, TaintEvictionPurgeMode};
+use karmadactl_engine::config::{EngineConfig, FailoverConfig, FeatureGates, HpaConfig, TaintEvictionPurgeMode};
 
 use crate::error::UsageError;
 
@@ -44,6 +44,28 @@ pub struct EngineArgs {
     #[arg(long, default_value = "10m0s", value_name = "DURATION")]
     pub graceful_eviction_timeout: String,
 
+    /// How often every FederatedHPA is computed again (at least 100ms).
+    #[arg(long, default_value = "15s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_sync_period: String,
+
+    /// The minimum change (from 1.0) in the desired-to-actual metrics ratio for a FederatedHPA
+    /// to scale (0 to 1).
+    #[arg(long, default_value_t = 0.1, value_name = "RATIO")]
+    pub horizontal_pod_autoscaler_tolerance: f64,
+
+    /// The scale-down stabilization window of a FederatedHPA whose behavior gives none.
+    #[arg(long, default_value = "5m0s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_downscale_stabilization: String,
+
+    /// The period after a pod starts when its CPU samples may be skipped.
+    #[arg(long, default_value = "5m0s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_cpu_initialization_period: String,
+
+    /// The period after a pod starts during which readiness changes count as its initial
+    /// readiness.
+    #[arg(long, default_value = "30s", value_name = "DURATION")]
+    pub horizontal_pod_autoscaler_initial_readiness_delay: String,
+
     /// Test-only: start the engine's clock at this RFC 3339 instant; it advances in real time.
     // A test sees a cron rule fire without waiting for its wall-clock time. Hidden, and absent
     // from FLAG_NAMES so `init --embedded` cannot pass it; nothing in the API can set it.
@@ -51,15 +73,23 @@ pub struct EngineArgs {
     pub engine_clock_start: Option<String>,
 }
 
+/// The shortest `--horizontal-pod-autoscaler-sync-period`: each sync reads every member's pods.
+const MIN_HPA_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The flags above, by name: what `init --embedded` accepts in
 /// `--karmada-controller-manager-extra-args`.
-pub const FLAG_NAMES: [&str; 6] = [
+pub const FLAG_NAMES: [&str; 11] = [
     "feature-gates",
     "enable-taint-manager",
     "enable-no-execute-taint-eviction",
     "no-execute-taint-eviction-purge-mode",
     "resource-eviction-rate",
     "graceful-eviction-timeout",
+    "horizontal-pod-autoscaler-sync-period",
+    "horizontal-pod-autoscaler-tolerance",
+    "horizontal-pod-autoscaler-downscale-stabilization",
+    "horizontal-pod-autoscaler-cpu-initialization-period",
+    "horizontal-pod-autoscaler-initial-readiness-delay",
 ];
 
 /// Checks `--karmada-controller-manager-extra-args` (its comma-split pieces, glued back by
@@ -136,6 +166,7 @@ impl EngineArgs {
             }
         };
         Ok(EngineConfig {
+            hpa: self.hpa_config()?,
             clock,
             features,
             failover: FailoverConfig {
@@ -145,6 +176,49 @@ impl EngineArgs {
                 resource_eviction_rate: self.resource_eviction_rate,
                 graceful_eviction_timeout: timeout,
             },
+        })
+    }
+
+    /// The FederatedHPA flags, each within its range.
+    fn hpa_config(&self) -> anyhow::Result<HpaConfig> {
+        let sync_period = super::parse_duration(
+            "horizontal-pod-autoscaler-sync-period",
+            &self.horizontal_pod_autoscaler_sync_period,
+        )?;
+        if sync_period < MIN_HPA_SYNC_PERIOD {
+            return Err(UsageError::with_hint(
+                format!(
+                    "--horizontal-pod-autoscaler-sync-period must be at least 100ms, not {}",
+                    self.horizontal_pod_autoscaler_sync_period
+                ),
+                "give a Go duration such as 15s.",
+            )
+            .into());
+        }
+        let tolerance = self.horizontal_pod_autoscaler_tolerance;
+        if !(0.0..=1.0).contains(&tolerance) {
+            return Err(UsageError::with_hint(
+                format!("invalid --horizontal-pod-autoscaler-tolerance {tolerance}: must be between 0 and 1"),
+                "give a ratio such as 0.1.",
+            )
+            .into());
+        }
+        let duration = |flag: &str, value: &str| super::parse_duration(flag, value);
+        Ok(HpaConfig {
+            sync_period,
+            tolerance,
+            downscale_stabilization: duration(
+                "horizontal-pod-autoscaler-downscale-stabilization",
+                &self.horizontal_pod_autoscaler_downscale_stabilization,
+            )?,
+            cpu_initialization_period: duration(
+                "horizontal-pod-autoscaler-cpu-initialization-period",
+                &self.horizontal_pod_autoscaler_cpu_initialization_period,
+            )?,
+            initial_readiness_delay: duration(
+                "horizontal-pod-autoscaler-initial-readiness-delay",
+                &self.horizontal_pod_autoscaler_initial_readiness_delay,
+            )?,
         })
     }
 }
@@ -167,6 +241,20 @@ mod tests {
         assert!(!started.is_real() && lead >= jiff::SignedDuration::ZERO && lead.as_secs() < 5, "{lead:?}");
         let err = parse(&["--engine-clock-start", "tomorrow"]).config().unwrap_err().to_string();
         assert!(err.starts_with("invalid --engine-clock-start \"tomorrow\""), "{err}");
+    }
+
+    #[test]
+    fn hpa_flags_keep_upstream_defaults_and_refuse_out_of_range_values() {
+        assert_eq!(parse(&[]).config().unwrap().hpa, HpaConfig::default());
+        let hpa = parse(&["--horizontal-pod-autoscaler-sync-period=1s", "--horizontal-pod-autoscaler-tolerance=0.05"])
+            .config()
+            .unwrap()
+            .hpa;
+        assert_eq!((hpa.sync_period, hpa.tolerance), (std::time::Duration::from_secs(1), 0.05));
+        let err = parse(&["--horizontal-pod-autoscaler-sync-period=0s"]).config().unwrap_err().to_string();
+        assert!(err.contains("must be at least 100ms, not 0s"), "{err}");
+        let err = parse(&["--horizontal-pod-autoscaler-tolerance=-0.1"]).config().unwrap_err().to_string();
+        assert!(err.contains("must be between 0 and 1"), "{err}");
     }
 
     #[test]

@@ -505,6 +505,14 @@ fn controller_manager_extra_args_reach_the_plane_and_bad_ones_change_nothing() {
             "--karmada-controller-manager-extra-args=--no-execute-taint-eviction-purge-mode=Never",
             "invalid --no-execute-taint-eviction-purge-mode \"Never\": Invalid mode",
         ),
+        (
+            "--karmada-controller-manager-extra-args=--horizontal-pod-autoscaler-sync-period=10ms",
+            "--horizontal-pod-autoscaler-sync-period must be at least 100ms, not 10ms",
+        ),
+        (
+            "--karmada-controller-manager-extra-args=--horizontal-pod-autoscaler-tolerance=2",
+            "invalid --horizontal-pod-autoscaler-tolerance 2: must be between 0 and 1",
+        ),
     ] {
         let out = site.karmadactl(&["init", "--embedded", "--karmada-data", data, "--port", "0", extra]);
         assert_eq!(out.code, 1, "{extra}: {}", out.stderr);

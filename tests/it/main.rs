@@ -48,6 +48,7 @@ mod exec_client;
 mod exec_spdy;
 mod explain;
 mod failover_etcd;
+mod federated_hpa;
 mod federated_quota;
 mod generated;
 mod get_clusters;

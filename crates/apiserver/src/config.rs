@@ -66,13 +66,23 @@ pub struct ServerConfig {
 /// CPU (nanocores) and memory (bytes) of a container's requests or limits, None when unset.
 pub type Amounts = (Option<u64>, Option<u64>);
 
+/// Percents of the request (CPU, memory) a container uses, as annotations set them; None when
+/// unset.
+pub type Utilization = (Option<u64>, Option<u64>);
+
 /// How a simulated member's `metrics.k8s.io` computes usage, in nanocores and bytes. The
 /// server lists the running pods and nodes and parses their quantities; the simulator says
 /// how much they use. Amounts are (CPU, memory), None when unset.
 #[derive(Debug, Clone, Copy)]
 pub struct SimulatedMetrics {
-    /// A container's usage from a seed naming it, its requests and its limits.
-    pub container: fn(&str, Amounts, Amounts) -> (u64, u64),
+    /// A container's usage from a seed naming it, its requests, its limits and the percents of
+    /// its request (CPU, memory) the annotations below set.
+    pub container: fn(&str, Amounts, Amounts, Utilization) -> (u64, u64),
+    /// The annotations (CPU, memory) that set a pod's usage as a percent of its request, read
+    /// on the pod and then up its controllers.
+    pub utilization_annotations: (&'static str, &'static str),
+    /// Reads such an annotation's value; None ignores it.
+    pub parse_utilization: fn(&str) -> Option<u64>,
     /// A node's usage from its name and the sum of its running pods' usage.
     pub node: fn(&str, (u64, u64)) -> (u64, u64),
 }

@@ -137,11 +137,45 @@ impl FailoverConfig {
     }
 }
 
+/// The FederatedHPA controller, as karmada-controller-manager's `--horizontal-pod-autoscaler-*`
+/// flags set it (kube-controller-manager's HPA flags, with their defaults).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HpaConfig {
+    /// `--horizontal-pod-autoscaler-sync-period` (15s): how often every FederatedHPA is
+    /// computed again.
+    pub sync_period: Duration,
+    /// `--horizontal-pod-autoscaler-tolerance` (0.1): how far the usage ratio may be from 1.0
+    /// before the replicas change.
+    pub tolerance: f64,
+    /// `--horizontal-pod-autoscaler-downscale-stabilization` (5m): the scale-down window of an
+    /// FHPA that gives none.
+    pub downscale_stabilization: Duration,
+    /// `--horizontal-pod-autoscaler-cpu-initialization-period` (5m): after a pod starts, its
+    /// CPU samples count only once taken a window after it became ready.
+    pub cpu_initialization_period: Duration,
+    /// `--horizontal-pod-autoscaler-initial-readiness-delay` (30s): readiness changes within
+    /// this long of a pod's start are its first readiness, not a failure.
+    pub initial_readiness_delay: Duration,
+}
+
+impl Default for HpaConfig {
+    fn default() -> Self {
+        Self {
+            sync_period: Duration::from_secs(15),
+            tolerance: 0.1,
+            downscale_stabilization: Duration::from_secs(300),
+            cpu_initialization_period: Duration::from_secs(300),
+            initial_readiness_delay: Duration::from_secs(30),
+        }
+    }
+}
+
 /// Everything the engine is configured with.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EngineConfig {
     pub features: FeatureGates,
     pub failover: FailoverConfig,
+    pub hpa: HpaConfig,
     /// What time controllers that act on a schedule take it to be (real unless a test set it).
     pub clock: crate::clock::Clock,
 }

@@ -32,6 +32,8 @@
 //! * `federated_quota` (the FederatedResourceQuota sync and status controllers): static
 //!   assignments → a ResourceQuota Work per assigned cluster; those Works' status → the
 //!   quota's aggregated status.
+//! * `federated_hpa` (the FederatedHPA controller): every sync period, the metrics of a
+//!   template's pods in its members → the template's replicas, with kube's HPA algorithm.
 //! * `workload_rebalancer`: WorkloadRebalancers → `rescheduleTriggeredAt` on the bindings of
 //!   the workloads they list, which the scheduler answers with a fresh assignment.
 //! * `interpreter_config` (the declarative config manager): the plane's
@@ -67,6 +69,7 @@ pub(crate) mod detector;
 pub mod error;
 pub(crate) mod events;
 pub mod execution;
+pub(crate) mod federated_hpa;
 pub(crate) mod federated_quota;
 pub mod graceful_eviction;
 pub(crate) mod interpreted;
@@ -269,6 +272,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
 
     // Stopped with the engine, with the member watches it holds.
     engine.spawn(mcs::start(&engine));
+    engine.spawn(federated_hpa::start(&engine));
     engine.spawn(cron_federated_hpa::start(&engine));
     let mut workers = vec![];
     for _ in 0..WORKERS {

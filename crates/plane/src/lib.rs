@@ -96,6 +96,11 @@ pub async fn start(config: PlaneConfig) -> Result<Plane, ServerError> {
         server_config.simulated_metrics = Some(karmadactl_apiserver::config::SimulatedMetrics {
             container: karmadactl_simulator::metrics::container_usage,
             node: karmadactl_simulator::metrics::node_usage,
+            utilization_annotations: (
+                karmadactl_simulator::metrics::CPU_UTILIZATION_ANNOTATION,
+                karmadactl_simulator::metrics::MEMORY_UTILIZATION_ANNOTATION,
+            ),
+            parse_utilization: karmadactl_simulator::metrics::parse_utilization,
         });
     }
     let server = karmadactl_apiserver::start(server_config, leading.clone()).await?;

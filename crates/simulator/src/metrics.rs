@@ -7,6 +7,29 @@
 //!
 //! The API server serves these figures (it parses the quantities and lists the pods); this
 //! module only says how much, in whole nanocores and bytes.
+//!
+//! Load can be simulated without a rollout: [`CPU_UTILIZATION_ANNOTATION`] (and
+//! [`MEMORY_UTILIZATION_ANNOTATION`]) on a pod, or on the workload that controls it (its
+//! ReplicaSet, StatefulSet… or that one's Deployment), sets the share of the request each of the
+//! pod's containers uses, so an autoscaler sees usage rise and fall.
+
+/// Percent of its CPU request each container of the pod uses (`"90"`), read on the pod, then on
+/// its controller, then on that one's controller (a Deployment's annotation reaches the pods of
+/// all its ReplicaSets). Simulated: nothing runs.
+pub const CPU_UTILIZATION_ANNOTATION: &str = "simulation.karmadactl.io/cpu-utilization";
+/// The same for memory.
+pub const MEMORY_UTILIZATION_ANNOTATION: &str = "simulation.karmadactl.io/memory-utilization";
+/// The highest percent an annotation may set; a larger or unreadable value is ignored (the
+/// default share applies), as is a container without a request.
+pub const MAX_UTILIZATION_PERCENT: u64 = 1000;
+
+/// Percent of the request set by the annotations: (CPU, memory), None when unset.
+pub type Utilization = (Option<u64>, Option<u64>);
+
+/// Reads an annotation's value as a percent within [`MAX_UTILIZATION_PERCENT`].
+pub fn parse_utilization(value: &str) -> Option<u64> {
+    value.trim().parse::<u64>().ok().filter(|p| *p <= MAX_UTILIZATION_PERCENT)
+}
 
 /// CPU (nanocores) and memory (bytes), as a request, a limit or a usage.
 pub type Amounts = (Option<u64>, Option<u64>);
@@ -19,12 +42,19 @@ const NODE_CPU: u64 = 50_000_000;
 const NODE_MEMORY: u64 = 400 << 20;
 
 /// A container's usage in nanocores and bytes. `seed` identifies the container (pod uid and
-/// container name); `requests` and `limits` are its CPU and memory, None when unset.
-pub fn container_usage(seed: &str, requests: Amounts, limits: Amounts) -> (u64, u64) {
+/// container name); `requests` and `limits` are its CPU and memory, None when unset;
+/// `set` the percents of the request the annotations ask for.
+pub fn container_usage(seed: &str, requests: Amounts, limits: Amounts, set: Utilization) -> (u64, u64) {
     let h = hash(seed);
-    // 30–89 % of the CPU request, 50–94 % of the memory request.
-    let cpu = share(requests.0.or(limits.0), IDLE_CPU, 30 + h % 60, limits.0);
-    let memory = share(requests.1.or(limits.1), IDLE_MEMORY, 50 + (h >> 8) % 45, limits.1);
+    // 30–89 % of the CPU request, 50–94 % of the memory request, unless set.
+    let cpu = match (set.0, requests.0) {
+        (Some(p), Some(r)) => share(Some(r), IDLE_CPU, p, limits.0),
+        _ => share(requests.0.or(limits.0), IDLE_CPU, 30 + h % 60, limits.0),
+    };
+    let memory = match (set.1, requests.1) {
+        (Some(p), Some(r)) => share(Some(r), IDLE_MEMORY, p, limits.1),
+        _ => share(requests.1.or(limits.1), IDLE_MEMORY, 50 + (h >> 8) % 45, limits.1),
+    };
     // metrics-server reports whole KiB of working set; keep memory a multiple of 1024.
     (cpu, memory / 1024 * 1024)
 }
@@ -55,24 +85,45 @@ fn hash(text: &str) -> u64 {
 mod tests {
     use super::*;
 
+    const NONE: Utilization = (None, None);
+
     #[test]
     fn usage_is_a_share_of_the_request_and_stays_within_the_limit() {
-        let (cpu, memory) = container_usage("uid/app", (Some(200_000_000), Some(256 << 20)), (None, None));
+        let (cpu, memory) = container_usage("uid/app", (Some(200_000_000), Some(256 << 20)), (None, None), NONE);
         assert!((60_000_000..=178_000_000).contains(&cpu), "{cpu}");
         assert!((128 << 20..=244 << 20).contains(&memory), "{memory}");
         assert_eq!(memory % 1024, 0);
-        let limited = container_usage("uid/app", (None, None), (Some(10_000_000), Some(64 << 20)));
+        let limited = container_usage("uid/app", (None, None), (Some(10_000_000), Some(64 << 20)), NONE);
         assert!(limited.0 <= 10_000_000 && limited.1 <= 64 << 20, "{limited:?}");
-        assert_eq!(container_usage("uid/idle", (None, None), (None, None)), (IDLE_CPU, IDLE_MEMORY));
+        assert_eq!(container_usage("uid/idle", (None, None), (None, None), NONE), (IDLE_CPU, IDLE_MEMORY));
     }
 
     #[test]
     fn usage_is_stable_per_container_and_differs_between_containers() {
         let req = (Some(1_000_000_000), Some(1 << 30));
-        assert_eq!(container_usage("a/web", req, (None, None)), container_usage("a/web", req, (None, None)));
+        assert_eq!(
+            container_usage("a/web", req, (None, None), NONE),
+            container_usage("a/web", req, (None, None), NONE)
+        );
         let shares: std::collections::BTreeSet<_> =
-            (0..20).map(|i| container_usage(&format!("uid-{i}/c"), req, (None, None)).0).collect();
+            (0..20).map(|i| container_usage(&format!("uid-{i}/c"), req, (None, None), NONE).0).collect();
         assert!(shares.len() > 5, "{shares:?}");
+    }
+
+    #[test]
+    fn a_set_utilization_is_that_share_of_the_request_within_the_limit() {
+        let req = (Some(200_000_000), Some(100 << 20));
+        assert_eq!(container_usage("a/web", req, (None, None), (Some(90), None)).0, 180_000_000);
+        assert_eq!(container_usage("a/web", req, (None, None), (Some(10), Some(50))), (20_000_000, 50 << 20));
+        // Above the request up to the limit, as a container without a CPU limit may burst.
+        assert_eq!(container_usage("a/web", req, (Some(300_000_000), None), (Some(200), None)).0, 300_000_000);
+        // Without a request the annotation has nothing to be a share of.
+        assert_eq!(
+            container_usage("a/idle", (None, None), (None, None), (Some(90), Some(90))),
+            (IDLE_CPU, IDLE_MEMORY)
+        );
+        assert_eq!(parse_utilization(" 90 "), Some(90));
+        assert_eq!((parse_utilization("1001"), parse_utilization("-1"), parse_utilization("x")), (None, None, None));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use axum::response::Response;
 use karmadactl_apimachinery::ApiError;
 use serde_json::{Value, json};
 
+use crate::registry::validation::federated_hpa;
 use crate::registry::{ResourceDef, Source};
 
 use crate::state::ApiState;
@@ -159,6 +160,10 @@ pub fn validate(
         }
     };
     prepare_for_write(def, obj);
+    if def.group == federated_hpa::GROUP && def.kind == federated_hpa::KIND {
+        // Upstream's mutating webhook, before its validating one.
+        federated_hpa::default(obj);
+    }
     let mut warnings = crate::admission::validation::validate(state, def, obj, raw, old, mode)?;
     if let Some(w) = stored_only_warning(def) {
         warnings.push(w);

@@ -2,8 +2,8 @@
 //! kind (400), strict field validation refuses unknown and duplicate fields (400), then metadata
 //! rules and the kind's own checks (or the CRD's schema) must pass (422 Invalid). Unknown
 //! fields are dropped otherwise, with a warning under `fieldValidation=Warn`. Karmada's
-//! override policies, federated resource quotas, CronFederatedHPAs and interpreter webhook
-//! configurations also get the checks upstream's karmada-webhook makes.
+//! override policies, federated resource quotas, FederatedHPAs, CronFederatedHPAs and
+//! interpreter webhook configurations also get the checks upstream's karmada-webhook makes.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use karmadactl_apimachinery::{ApiError, Cause, CauseType, NameRule, validate_object_meta};
@@ -11,7 +11,7 @@ use karmadactl_karmada_api::policy::OverrideSpec;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::registry::validation::{cron_federated_hpa, interpreter_webhook, override_policy, quota};
+use crate::registry::validation::{cron_federated_hpa, federated_hpa, interpreter_webhook, override_policy, quota};
 use crate::registry::{self, FieldError, FieldErrorKind, ResourceDef};
 
 use crate::admission::FieldValidation;
@@ -71,6 +71,9 @@ fn karmada_policy_causes(def: &ResourceDef, obj: &Value) -> Vec<Cause> {
         // nothing more to check.
         let webhooks = obj.get("webhooks").cloned().unwrap_or(Value::Array(Vec::new()));
         return serde_json::from_value(webhooks).map(|w: Vec<_>| interpreter_webhook::validate(&w)).unwrap_or_default();
+    }
+    if def.group == federated_hpa::GROUP && def.kind == federated_hpa::KIND {
+        return federated_hpa::validate(obj).iter().map(to_cause).collect();
     }
     if def.group == "policy.karmada.io" && def.kind == "FederatedResourceQuota" {
         return quota::federated_resource_quota(obj).iter().map(to_cause).collect();

@@ -1,7 +1,8 @@
 //! `metrics.k8s.io/v1beta1` of a simulated member, answered as metrics-server answers it:
 //! PodMetrics of running pods and NodeMetrics of nodes, get and list only, label selectors and
 //! the `metadata.name`/`metadata.namespace` field selectors. The figures are simulated (see
-//! [`crate::config::SimulatedMetrics`]): nothing is measured. Served only when the server was
+//! [`crate::config::SimulatedMetrics`]): nothing is measured. A pod's usage may be set by the
+//! model's utilization annotations on the pod or up its controllers ([`Annotated`]). Served only when the server was
 //! started with a model, and then listed in discovery as metrics-server's APIService lists it
 //! (after every built-in group, as its low group priority places it).
 
@@ -13,7 +14,7 @@ use karmadactl_apimachinery::quantity::Quantity;
 use karmadactl_apimachinery::{ApiError, FieldSelector, LabelSelector};
 use serde_json::{Value, json};
 
-use crate::config::SimulatedMetrics;
+use crate::config::{SimulatedMetrics, Utilization};
 use crate::filters::dispatch::{Call, json_response};
 use crate::state::ApiState;
 use crate::storage::{object, store_access};
@@ -84,7 +85,8 @@ pub async fn serve(state: &ApiState, call: &Call, model: SimulatedMetrics) -> Re
     let body = match (info.resource.as_str(), info.verb.as_str()) {
         ("pods", "get") => {
             let pod = running_pod(state, &info.namespace, &info.name).await?;
-            let mut item = pod_metrics(&pod, model).ok_or_else(|| {
+            let set = Annotated::new(model).of(state, &pod).await?;
+            let mut item = pod_metrics(&pod, model, set).ok_or_else(|| {
                 ApiError::not_found(GROUP, "podmetrics", &format!("{}/{}", info.namespace, info.name))
             })?;
             typed(&mut item, "PodMetrics");
@@ -93,22 +95,26 @@ pub async fn serve(state: &ApiState, call: &Call, model: SimulatedMetrics) -> Re
         ("pods", "list") => {
             let ns = Some(info.namespace.as_str()).filter(|n| !n.is_empty());
             let pods = running_pods(state, ns).await?;
-            let items: Vec<Value> =
-                pods.iter().filter(|p| filter.matches(p)).filter_map(|p| pod_metrics(p, model)).collect();
+            let mut annotated = Annotated::new(model);
+            let mut items = Vec::new();
+            for pod in pods.iter().filter(|p| filter.matches(p)) {
+                let set = annotated.of(state, pod).await?;
+                items.extend(pod_metrics(pod, model, set));
+            }
             list("PodMetricsList", items)
         }
         ("nodes", "get") => {
             let (node, _) = store_access::get(state, "", "nodes", None, &info.name)
                 .await?
                 .ok_or_else(|| ApiError::not_found("", "nodes", &info.name))?;
-            let pods = running_pods(state, None).await?;
+            let pods = with_utilization(state, model, running_pods(state, None).await?).await?;
             let mut item = node_metrics(&node, &pods, model);
             typed(&mut item, "NodeMetrics");
             item
         }
         ("nodes", "list") => {
             let (nodes, _) = store_access::list_all(state, &store_access::prefix("", "nodes", None)).await?;
-            let pods = running_pods(state, None).await?;
+            let pods = with_utilization(state, model, running_pods(state, None).await?).await?;
             let items = nodes.iter().filter(|n| filter.matches(n)).map(|n| node_metrics(n, &pods, model)).collect();
             list("NodeMetricsList", items)
         }
@@ -189,8 +195,96 @@ fn amount(resources: &Value, name: &str, per_unit: i128) -> Option<u64> {
 
 const BYTE: i128 = 1_000_000_000;
 
+/// Controllers looked up above one pod: its ReplicaSet and that one's Deployment, say.
+const OWNER_DEPTH: usize = 2;
+
+/// Finds the utilization annotations of pods, on the pod or up its controllers, remembering
+/// each controller's answer for the rest of one request.
+struct Annotated {
+    model: SimulatedMetrics,
+    seen: BTreeMap<(String, String, String), (Utilization, Option<Value>)>,
+}
+
+impl Annotated {
+    fn new(model: SimulatedMetrics) -> Self {
+        Self { model, seen: BTreeMap::new() }
+    }
+
+    /// The pod's own values, each unset one taken from the nearest controller that sets it.
+    async fn of(&mut self, state: &ApiState, pod: &Value) -> Result<Utilization, ApiError> {
+        let namespace = object::meta_str(pod, "namespace").unwrap_or_default().to_string();
+        let mut set = self.read(pod);
+        let mut owner = controller_of(pod);
+        for _ in 0..OWNER_DEPTH {
+            if set.0.is_some() && set.1.is_some() {
+                break;
+            }
+            let Some((kind, name)) = owner else { break };
+            let key = (namespace.clone(), kind.clone(), name.clone());
+            if !self.seen.contains_key(&key) {
+                let found = match workload_resource(&kind) {
+                    Some((group, plural)) => store_access::get(state, group, plural, Some(&namespace), &name).await?,
+                    None => None,
+                };
+                let entry = found.map_or(((None, None), None), |(o, _)| (self.read(&o), Some(o)));
+                self.seen.insert(key.clone(), entry);
+            }
+            let (values, object) = &self.seen[&key];
+            set = (set.0.or(values.0), set.1.or(values.1));
+            owner = object.as_ref().and_then(controller_of);
+        }
+        Ok(set)
+    }
+
+    fn read(&self, obj: &Value) -> Utilization {
+        let (cpu, memory) = self.model.utilization_annotations;
+        let get = |name: &str| {
+            obj.pointer("/metadata/annotations")
+                .and_then(|a| a.get(name))
+                .and_then(Value::as_str)
+                .and_then(self.model.parse_utilization)
+        };
+        (get(cpu), get(memory))
+    }
+}
+
+/// The (kind, name) of the object's controller, from its ownerReferences.
+fn controller_of(obj: &Value) -> Option<(String, String)> {
+    let refs = obj.pointer("/metadata/ownerReferences")?.as_array()?;
+    let c = refs.iter().find(|r| r["controller"] == true)?;
+    Some((c["kind"].as_str()?.to_string(), c["name"].as_str()?.to_string()))
+}
+
+/// Where the workload kinds that control pods are stored: (group, resource).
+fn workload_resource(kind: &str) -> Option<(&'static str, &'static str)> {
+    Some(match kind {
+        "ReplicaSet" => ("apps", "replicasets"),
+        "Deployment" => ("apps", "deployments"),
+        "StatefulSet" => ("apps", "statefulsets"),
+        "DaemonSet" => ("apps", "daemonsets"),
+        "Job" => ("batch", "jobs"),
+        "CronJob" => ("batch", "cronjobs"),
+        _ => return None,
+    })
+}
+
+/// The pods with their set utilization, for a node's sum.
+async fn with_utilization(
+    state: &ApiState,
+    model: SimulatedMetrics,
+    pods: Vec<Value>,
+) -> Result<Vec<(Value, Utilization)>, ApiError> {
+    let mut annotated = Annotated::new(model);
+    let mut out = Vec::with_capacity(pods.len());
+    for pod in pods {
+        let set = annotated.of(state, &pod).await?;
+        out.push((pod, set));
+    }
+    Ok(out)
+}
+
 /// Each container's (name, CPU nanocores, memory bytes) by the model.
-fn container_usages(pod: &Value, model: SimulatedMetrics) -> Vec<(String, u64, u64)> {
+fn container_usages(pod: &Value, model: SimulatedMetrics, set: Utilization) -> Vec<(String, u64, u64)> {
     let uid = object::meta_str(pod, "uid").unwrap_or_default();
     let containers = pod["spec"]["containers"].as_array().map(Vec::as_slice).unwrap_or_default();
     containers
@@ -199,7 +293,7 @@ fn container_usages(pod: &Value, model: SimulatedMetrics) -> Vec<(String, u64, u
             let name = c["name"].as_str().unwrap_or_default().to_string();
             let r = &c["resources"];
             let of = |kind: &str| (amount(&r[kind], "cpu", 1), amount(&r[kind], "memory", BYTE));
-            let (cpu, memory) = (model.container)(&format!("{uid}/{name}"), of("requests"), of("limits"));
+            let (cpu, memory) = (model.container)(&format!("{uid}/{name}"), of("requests"), of("limits"), set);
             (name, cpu, memory)
         })
         .collect()
@@ -227,8 +321,8 @@ fn sample_meta(obj: &Value, namespaced: bool) -> Value {
 }
 
 /// A running pod's sample; None for a pod without containers (metrics-server has no sample).
-fn pod_metrics(pod: &Value, model: SimulatedMetrics) -> Option<Value> {
-    let containers: Vec<Value> = container_usages(pod, model)
+fn pod_metrics(pod: &Value, model: SimulatedMetrics, set: Utilization) -> Option<Value> {
+    let containers: Vec<Value> = container_usages(pod, model, set)
         .into_iter()
         .map(|(name, cpu, memory)| json!({"name": name, "usage": usage(cpu, memory)}))
         .collect();
@@ -239,12 +333,12 @@ fn pod_metrics(pod: &Value, model: SimulatedMetrics) -> Option<Value> {
                 "containers": containers}))
 }
 
-fn node_metrics(node: &Value, running: &[Value], model: SimulatedMetrics) -> Value {
+fn node_metrics(node: &Value, running: &[(Value, Utilization)], model: SimulatedMetrics) -> Value {
     let name = object::meta_str(node, "name").unwrap_or_default();
     let pods = running
         .iter()
-        .filter(|p| p["spec"]["nodeName"] == name)
-        .flat_map(|p| container_usages(p, model))
+        .filter(|(p, _)| p["spec"]["nodeName"] == name)
+        .flat_map(|(p, set)| container_usages(p, model, *set))
         .fold((0u64, 0u64), |(cpu, memory), (_, c, m)| (cpu.saturating_add(c), memory.saturating_add(m)));
     let (cpu, memory) = (model.node)(name, pods);
     json!({"metadata": sample_meta(node, false), "timestamp": object::now_rfc3339(), "window": WINDOW,

@@ -7,6 +7,7 @@ mod crd_def;
 pub mod cron_federated_hpa;
 mod csr;
 mod discovery;
+pub mod federated_hpa;
 pub mod field;
 pub mod interpreter_webhook;
 mod kinds;
