@@ -67,6 +67,7 @@ mod label_annotate;
 mod logs;
 mod members;
 mod multicluster_service;
+mod openapi_schemas;
 mod output;
 mod override_policy_admission;
 mod patch_delete;

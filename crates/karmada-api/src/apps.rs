@@ -3,12 +3,12 @@
 //! reads and writes it.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 /// Which workloads to reschedule, and when to remove the rebalancer after.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "apps.karmada.io",
     version = "v1alpha1",
@@ -29,7 +29,8 @@ pub struct WorkloadRebalancerSpec {
 }
 
 /// A resource template; an empty namespace means a cluster-scoped one.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadReference {
     pub api_version: String,
@@ -40,7 +41,8 @@ pub struct WorkloadReference {
 }
 
 /// What the controller has done.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadRebalancerStatus {
     /// Each workload of the spec (and those removed from it after they succeeded), sorted.
@@ -58,7 +60,8 @@ fn is_zero(n: &i64) -> bool {
 }
 
 /// One workload's outcome.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ObservedWorkload {
     pub workload: WorkloadReference,
@@ -70,7 +73,8 @@ pub struct ObservedWorkload {
     pub reason: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum RebalanceResult {
     Successful,
     Failed,

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::Taint;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// How a member cluster is reached and what it offers.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "cluster.karmada.io",
     version = "v1alpha1",
@@ -28,7 +28,7 @@ use serde_json::Value;
 pub struct ClusterSpec {
     /// Unique identifier of the cluster, usually the UID of its `kube-system` namespace.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = 128000))]
+    #[cfg_attr(feature = "schema", schemars(length(max = 128000)))]
     pub id: Option<String>,
     /// `Push`: the control plane applies resources; `Pull`: an agent in the member does.
     pub sync_mode: ClusterSyncMode,
@@ -71,7 +71,8 @@ pub struct ClusterSpec {
 }
 
 /// How resources reach a member cluster.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ClusterSyncMode {
     /// The control plane applies resources to the member.
     Push,
@@ -80,7 +81,8 @@ pub enum ClusterSyncMode {
 }
 
 /// A secret in a named namespace.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LocalSecretReference {
     /// The secret's namespace.
@@ -90,7 +92,8 @@ pub struct LocalSecretReference {
 }
 
 /// One grade of node capacity.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceModel {
     /// Index of the grade.
@@ -100,7 +103,8 @@ pub struct ResourceModel {
 }
 
 /// A half-open range `[min, max)` of one resource.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceModelRange {
     /// The resource: `cpu`, `memory`, `storage` or `ephemeral-storage`.
@@ -112,7 +116,8 @@ pub struct ResourceModelRange {
 }
 
 /// Observed state of a member cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterStatus {
     /// The member's Kubernetes version.
@@ -136,7 +141,8 @@ pub struct ClusterStatus {
 }
 
 /// The resources served in one group/version.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiEnablement {
     /// Group and version, e.g. `apps/v1`.
@@ -147,7 +153,8 @@ pub struct ApiEnablement {
 }
 
 /// A served resource's plural name and kind.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiResource {
     /// Plural resource name.
@@ -157,7 +164,8 @@ pub struct ApiResource {
 }
 
 /// Node counts of a member.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSummary {
     /// All nodes.
@@ -169,7 +177,8 @@ pub struct NodeSummary {
 }
 
 /// Resource totals over a member's nodes.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceSummary {
     /// Allocatable resources.
@@ -187,7 +196,8 @@ pub struct ResourceSummary {
 }
 
 /// How many nodes fall in one resource-model grade.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AllocatableModeling {
     /// Index of the grade.
@@ -196,8 +206,18 @@ pub struct AllocatableModeling {
     pub count: i32,
 }
 
-/// The OpenAPI v3 schema of a Cluster object, for validating Clusters the API server stores.
+/// Where the Cluster schema is committed, relative to the repository root.
+pub const SCHEMA_FILE: &str = "crates/karmada-api/src/cluster.schema.json";
+
+/// The OpenAPI v3 schema of a Cluster object, for validating Clusters the API server stores: the
+/// committed file [`generated_openapi_schema`] writes (tests/it/karmada_types.rs keeps it current).
 pub fn openapi_schema() -> Value {
+    serde_json::from_str(include_str!("cluster.schema.json")).expect("the committed Cluster schema is JSON")
+}
+
+/// The Cluster schema generated from the Rust types, as [`SCHEMA_FILE`] should hold it.
+#[cfg(feature = "schema")]
+pub fn generated_openapi_schema() -> Value {
     crate::schema::object(
         "Cluster",
         "Cluster is a member cluster: how to reach it and what it offers.",

@@ -3,7 +3,9 @@
 //! without Rust types ([`upstream_crds`]) and every well-known Karmada name ([`wellknown`]).
 //! Field names, optionality and validation follow upstream's Go types, so upstream manifests
 //! round-trip without losing a field and the generated schemas match upstream's CRDs. This is
-//! the bottom layer: it depends only on serialisation and Kubernetes type crates, never on
+//! The schemas are generated from the types by the `schema` feature (tests turn it on and keep
+//! the committed files current); without it, as in the binary, they are read from those files,
+//! so no JSON Schema code is compiled in. This is the bottom layer: it depends only on serialisation and Kubernetes type crates, never on
 //! another crate of this workspace; everything above (apiserver, engine, CLI) may depend on it,
 //! and it must never depend on any of them.
 
@@ -16,9 +18,11 @@ pub mod bootstrap_rbac;
 pub mod cluster;
 pub mod config;
 pub mod crds;
+#[cfg(feature = "schema")]
 mod markers;
 pub mod member_client;
 pub mod policy;
+#[cfg(feature = "schema")]
 mod schema;
 pub mod upstream_crds;
 pub mod wellknown;

@@ -11,7 +11,6 @@ use k8s_openapi::api::{
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiext;
 use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apireg;
 use k8s_openapi::{ClusterResourceScope, NamespaceResourceScope, Resource};
-use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
@@ -137,18 +136,19 @@ macro_rules! builtins {
         }
 
         /// Adds the kind's full schema, and every schema it references, to `generator`'s
-        /// definitions under kube's names; false for unknown kinds.
-        pub(crate) fn register_schema(group: &str, version: &str, kind: &str, generator: &mut SchemaGenerator) -> bool {
+        /// definitions; kube's name of the kind's schema, None for unknown kinds. Only the
+        /// generator of the committed schemas (the `schema` feature) uses it.
+        #[cfg(feature = "schema")]
+        pub(crate) fn register_schema(
+            group: &str,
+            version: &str,
+            kind: &str,
+            generator: &mut schemars::SchemaGenerator,
+        ) -> Option<String> {
             $( if is::<$ty>(group, version, kind) {
                 generator.subschema_for::<$ty>();
-                return true;
+                return Some(<$ty as schemars::JsonSchema>::schema_name().into_owned());
             } )*
-            false
-        }
-
-        /// kube's OpenAPI schema name of the kind (`io.k8s.api.apps.v1.Deployment`).
-        pub(crate) fn schema_name(group: &str, version: &str, kind: &str) -> Option<String> {
-            $( if is::<$ty>(group, version, kind) { return Some(<$ty as JsonSchema>::schema_name().into_owned()); } )*
             None
         }
     };
@@ -207,7 +207,8 @@ mod tests {
                 .unwrap_or_else(|| panic!("{} has no decoder", def.kind))
                 .unwrap();
             assert_eq!(back["kind"], json!(def.kind));
-            assert_eq!(schema_name(&def.group, &def.version, &def.kind).unwrap().rsplit('.').next(), Some(&*def.kind));
+            let name = crate::registry::openapi::builtin_kind_schema_name(&def.group, &def.version, &def.kind);
+            assert_eq!(name.unwrap().rsplit('.').next(), Some(&*def.kind));
         }
         assert!(roundtrip("apps", "v1", "Nope", &json!({})).is_none());
     }

@@ -4,16 +4,15 @@
 use std::collections::BTreeMap;
 use std::ops::{Deref, DerefMut};
 
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::selector::{ClusterAffinity, ResourceSelector};
-use crate::markers;
 
 /// The spec shared by OverridePolicy and ClusterOverridePolicy.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -42,7 +41,8 @@ pub struct OverrideSpec {
 }
 
 /// The spec of a ClusterOverridePolicy: the same fields as an OverridePolicy's.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -54,7 +54,7 @@ pub struct OverrideSpec {
     schema = "disabled"
 )]
 #[serde(transparent)]
-#[schemars(transparent)]
+#[cfg_attr(feature = "schema", schemars(transparent))]
 pub struct ClusterOverrideSpec(pub OverrideSpec);
 
 impl Deref for ClusterOverrideSpec {
@@ -77,7 +77,8 @@ impl From<OverrideSpec> for ClusterOverrideSpec {
 }
 
 /// Overriders applied to the clusters matching `targetCluster` (all clusters when unset).
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RuleWithCluster {
     /// The clusters this rule applies to.
@@ -89,7 +90,8 @@ pub struct RuleWithCluster {
 
 /// The changes an override rule makes. When several are set they apply in the order
 /// image, command, args, labels, annotations, field, plaintext.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Overriders {
     /// JSON patches at explicit paths.
@@ -116,7 +118,8 @@ pub struct Overriders {
 }
 
 /// The operation an overrider performs.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum OverriderOperator {
     Add,
@@ -125,7 +128,8 @@ pub enum OverriderOperator {
 }
 
 /// A JSON patch operation at `path`.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PlaintextOverrider {
     /// JSON pointer to the field.
@@ -134,12 +138,13 @@ pub struct PlaintextOverrider {
     pub operator: OverriderOperator,
     /// The value to add or replace with; any JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_value")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_value"))]
     pub value: Option<Value>,
 }
 
 /// Changes one component of the images of the matching containers.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageOverrider {
     /// The image field to change; unset means every container image of a known workload kind.
@@ -155,7 +160,8 @@ pub struct ImageOverrider {
 }
 
 /// Selects the image field to change.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImagePredicate {
     /// JSON pointer to the image field.
@@ -163,7 +169,8 @@ pub struct ImagePredicate {
 }
 
 /// A part of an image reference `registry/repository:tag`.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ImageComponent {
     Registry,
     Repository,
@@ -171,13 +178,14 @@ pub enum ImageComponent {
 }
 
 /// Adds to or removes from the command or args of one container.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CommandArgsOverrider {
     /// The container's name.
     pub container_name: String,
     /// `add` appends the values; `remove` deletes them.
-    #[schemars(extend("enum" = ["add", "remove"]))]
+    #[cfg_attr(feature = "schema", schemars(extend("enum" = ["add", "remove"])))]
     pub operator: OverriderOperator,
     /// The values.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -185,7 +193,8 @@ pub struct CommandArgsOverrider {
 }
 
 /// Adds, removes or replaces labels or annotations.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelAnnotationOverrider {
     /// The operation.
@@ -195,7 +204,8 @@ pub struct LabelAnnotationOverrider {
 }
 
 /// Patches a JSON or YAML document stored in the string field at `fieldPath`.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FieldOverrider {
     /// JSON pointer to the string field.
@@ -209,7 +219,8 @@ pub struct FieldOverrider {
 }
 
 /// One patch inside an embedded document.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PatchOperation {
     /// JSON pointer inside the document.
@@ -218,6 +229,6 @@ pub struct PatchOperation {
     pub operator: OverriderOperator,
     /// The value to add or replace with; any JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_value")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_value"))]
     pub value: Option<Value>,
 }

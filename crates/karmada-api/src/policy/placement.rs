@@ -1,14 +1,13 @@
 //! Where a policy places resources: which clusters, how replicas are spread and divided.
 
 use k8s_openapi::api::core::v1::Toleration;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::selector::{ClusterAffinity, ClusterAffinityTerm};
-use crate::markers;
 
 /// The placement rules of a policy (and, copied, of a binding).
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Placement {
     /// The clusters to schedule to; mutually exclusive with `clusterAffinities`.
@@ -32,7 +31,8 @@ pub struct Placement {
 }
 
 /// Spreads the resource over groups of clusters sharing a field or label value.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SpreadConstraint {
     /// The cluster field that forms groups; mutually exclusive with `spreadByLabel`.
@@ -43,16 +43,17 @@ pub struct SpreadConstraint {
     pub spread_by_label: Option<String>,
     /// At most this many groups are selected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::go_int")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::go_int"))]
     pub max_groups: Option<i32>,
     /// At least this many groups are selected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::go_int")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::go_int"))]
     pub min_groups: Option<i32>,
 }
 
 /// A cluster field to spread by.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum SpreadByField {
     Cluster,
@@ -62,12 +63,13 @@ pub enum SpreadByField {
 }
 
 /// How replicas are assigned to the selected clusters.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSchedulingStrategy {
     /// Whether every cluster gets all replicas or the replicas are divided.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = "Divided"))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = "Divided")))]
     pub replica_scheduling_type: Option<ReplicaSchedulingType>,
     /// How divided replicas are shared out.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,21 +80,24 @@ pub struct ReplicaSchedulingStrategy {
 }
 
 /// `Duplicated` gives each cluster all replicas; `Divided` shares them out.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReplicaSchedulingType {
     Duplicated,
     Divided,
 }
 
 /// `Aggregated` packs replicas into as few clusters as possible; `Weighted` follows weights.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReplicaDivisionPreference {
     Aggregated,
     Weighted,
 }
 
 /// Static or dynamic weights for dividing replicas.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterPreferences {
     /// Fixed weights per group of clusters; ignored when `dynamicWeight` is set.
@@ -104,25 +109,28 @@ pub struct ClusterPreferences {
 }
 
 /// The weight of the clusters matching `targetCluster`.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StaticClusterWeight {
     /// The clusters this weight applies to.
     pub target_cluster: ClusterAffinity,
     /// The weight; at least 1.
-    #[schemars(range(min = 1))]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub weight: i64,
 }
 
 /// The cluster property that dynamic weights follow.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DynamicWeightFactor {
     /// Weights proportional to the replicas each cluster can still hold.
     AvailableReplicas,
 }
 
 /// Workload affinity and anti-affinity by a group label.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadAffinity {
     /// Workloads of the same group go to the same clusters.
@@ -134,7 +142,8 @@ pub struct WorkloadAffinity {
 }
 
 /// The label whose value names a workload's group.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadAffinityTerm {
     /// Label key on the workload template.

@@ -3,8 +3,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 use super::failover::FailoverBehavior;
@@ -12,7 +11,8 @@ use super::placement::Placement;
 use super::selector::ResourceSelector;
 
 /// The spec shared by PropagationPolicy and ClusterPropagationPolicy.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -30,7 +30,7 @@ use super::selector::ResourceSelector;
 #[serde(rename_all = "camelCase")]
 pub struct PropagationSpec {
     /// The resource templates this policy propagates; at least one.
-    #[schemars(length(min = 1))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub resource_selectors: Vec<ResourceSelector>,
     /// Deprecated: use `propagateDeps`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -43,25 +43,25 @@ pub struct PropagationSpec {
     pub placement: Option<Placement>,
     /// The policy's priority when several policies match a template; higher wins.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = 0))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = 0)))]
     pub priority: Option<i32>,
     /// Whether this policy may take templates over from lower-priority policies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = "Never"))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = "Never")))]
     pub preemption: Option<PreemptionPolicy>,
     /// OverridePolicies that must exist before the templates are propagated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dependent_overrides: Option<Vec<String>>,
     /// The scheduler that schedules the matched templates.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = "default-scheduler"))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = "default-scheduler")))]
     pub scheduler_name: Option<String>,
     /// What happens when an application or a cluster fails.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failover: Option<FailoverBehavior>,
     /// What to do when the resource already exists in a member cluster.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = "Abort"))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = "Abort")))]
     pub conflict_resolution: Option<ConflictResolution>,
     /// `Lazy`: changes to the policy apply only when a template changes.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,7 +78,8 @@ pub struct PropagationSpec {
 }
 
 /// The spec of a ClusterPropagationPolicy: the same fields as a PropagationPolicy's.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -93,7 +94,7 @@ pub struct PropagationSpec {
     schema = "disabled"
 )]
 #[serde(transparent)]
-#[schemars(transparent)]
+#[cfg_attr(feature = "schema", schemars(transparent))]
 pub struct ClusterPropagationSpec(pub PropagationSpec);
 
 impl Deref for ClusterPropagationSpec {
@@ -116,14 +117,16 @@ impl From<PropagationSpec> for ClusterPropagationSpec {
 }
 
 /// Whether a policy may preempt templates claimed by lower-priority policies.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PreemptionPolicy {
     Always,
     Never,
 }
 
 /// What to do when a propagated resource already exists in a member cluster.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ConflictResolution {
     /// Stop and report the conflict.
     Abort,
@@ -132,14 +135,16 @@ pub enum ConflictResolution {
 }
 
 /// When policy changes take effect.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ActivationPreference {
     /// Only when the template itself changes.
     Lazy,
 }
 
 /// Pauses dispatching, everywhere or to some clusters.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Suspension {
     /// Stops dispatching to every cluster.
@@ -151,7 +156,8 @@ pub struct Suspension {
 }
 
 /// The clusters dispatching to is suspended.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SuspendClusters {
     /// Cluster names.
@@ -160,7 +166,8 @@ pub struct SuspendClusters {
 }
 
 /// Where the scheduling priority of matched templates comes from.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SchedulePriority {
     /// The kind of priority class.
@@ -170,7 +177,8 @@ pub struct SchedulePriority {
 }
 
 /// Kinds of priority classes a policy can name.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PriorityClassSource {
     /// A Kubernetes `scheduling.k8s.io/v1` PriorityClass.
     KubePriorityClass,

@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 /// Label on a quota's Works naming the quota's namespace (upstream's
@@ -21,7 +20,8 @@ pub const QUOTA_NAME_LABEL: &str = "federatedresourcequota.karmada.io/name";
 pub type ResourceList = BTreeMap<String, Quantity>;
 
 /// The namespace's limits across the fleet and their static split.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -43,7 +43,8 @@ pub struct FederatedResourceQuotaSpec {
 }
 
 /// One cluster's share.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StaticClusterAssignment {
     pub cluster_name: String,
@@ -52,7 +53,8 @@ pub struct StaticClusterAssignment {
 }
 
 /// What the controllers observed.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FederatedResourceQuotaStatus {
     /// `spec.overall` as last acted on.
@@ -67,7 +69,8 @@ pub struct FederatedResourceQuotaStatus {
 }
 
 /// A member's ResourceQuota status (`corev1.ResourceQuotaStatus` inlined).
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterQuotaStatus {
     pub cluster_name: String,

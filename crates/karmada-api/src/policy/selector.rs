@@ -2,11 +2,11 @@
 
 use k8s_openapi::api::core::v1::NodeSelectorRequirement;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Selects resource templates by kind, and optionally by namespace, name or labels.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceSelector {
     /// API version of the target resources.
@@ -27,7 +27,8 @@ pub struct ResourceSelector {
 
 /// A set of member clusters: by labels, by fields (provider, region, zone), by name, minus
 /// exclusions. The criteria are ANDed.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterAffinity {
     /// Label query over clusters.
@@ -45,7 +46,8 @@ pub struct ClusterAffinity {
 }
 
 /// A field query over clusters; the requirements are ANDed.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FieldSelector {
     /// Requirements on `provider`, `region` or `zone`.
@@ -57,11 +59,12 @@ pub struct FieldSelector {
 ///
 /// The [`ClusterAffinity`] fields are repeated rather than `#[serde(flatten)]`ed so that a
 /// decoding error names the exact field; [`ClusterAffinityTerm::affinity`] gathers them.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterAffinityTerm {
     /// Name of the group, unique within the list.
-    #[schemars(length(min = 1, max = 32))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 32)))]
     pub affinity_name: String,
     /// Label query over clusters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,11 +85,12 @@ pub struct ClusterAffinityTerm {
 
 /// A named group of clusters used when the preferred group is full (fields as in
 /// [`ClusterAffinityTerm`]).
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OverflowAffinityTerm {
     /// Name of the group.
-    #[schemars(length(min = 1, max = 32))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 32)))]
     pub affinity_name: String,
     /// Label query over clusters.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2,14 +2,14 @@
 //! status conditions. The CRD served is upstream's ([`crate::upstream_crds`]); these types are
 //! what the plane's ClusterTaintPolicy controller reads.
 
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 use super::selector::ClusterAffinity;
 
 /// `spec` of a ClusterTaintPolicy.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "policy.karmada.io",
     version = "v1alpha1",
@@ -35,7 +35,8 @@ pub struct ClusterTaintPolicySpec {
 }
 
 /// A test of one status condition of the cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MatchCondition {
     /// The condition's type (`Ready`, …).
@@ -51,7 +52,8 @@ pub const MATCH_IN: &str = "In";
 pub const MATCH_NOT_IN: &str = "NotIn";
 
 /// A taint a policy puts on clusters.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyTaint {
     pub key: String,

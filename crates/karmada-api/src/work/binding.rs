@@ -4,8 +4,7 @@
 use std::ops::{Deref, DerefMut};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 use super::binding_status::ResourceBindingStatus;
@@ -16,7 +15,8 @@ use crate::policy::placement::Placement;
 use crate::policy::propagation::{ConflictResolution, SuspendClusters, Suspension};
 
 /// The spec shared by ResourceBinding and ClusterResourceBinding.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "work.karmada.io",
     version = "v1alpha2",
@@ -68,7 +68,7 @@ pub struct ResourceBindingSpec {
     pub failover: Option<FailoverBehavior>,
     /// What to do when the resource already exists in a member cluster.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = "Abort"))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = "Abort")))]
     pub conflict_resolution: Option<ConflictResolution>,
     /// Set to ask for a reschedule; later than the last schedule means pending.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,7 +88,8 @@ pub struct ResourceBindingSpec {
 }
 
 /// The spec of a ClusterResourceBinding: the same fields as a ResourceBinding's.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "work.karmada.io",
     version = "v1alpha2",
@@ -104,7 +105,7 @@ pub struct ResourceBindingSpec {
     schema = "disabled"
 )]
 #[serde(transparent)]
-#[schemars(transparent)]
+#[cfg_attr(feature = "schema", schemars(transparent))]
 pub struct ClusterResourceBindingSpec(pub ResourceBindingSpec);
 
 impl Deref for ClusterResourceBindingSpec {
@@ -127,7 +128,8 @@ impl From<ResourceBindingSpec> for ClusterResourceBindingSpec {
 }
 
 /// Identifies the resource template of a binding.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
     /// API version of the template.
@@ -148,7 +150,8 @@ pub struct ObjectReference {
 }
 
 /// A member cluster chosen by the scheduler, with its share of the replicas.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TargetCluster {
     /// The cluster's name.
@@ -162,7 +165,8 @@ pub struct TargetCluster {
 }
 
 /// A dependent binding and its scheduling result.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BindingSnapshot {
     /// Namespace of the dependent binding.
@@ -177,7 +181,8 @@ pub struct BindingSnapshot {
 
 /// A policy's [`Suspension`] plus the binding-only `scheduling` switch (fields repeated, not
 /// flattened, so decoding errors name the exact field).
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BindingSuspension {
     /// Stops dispatching to every cluster.
@@ -192,17 +197,19 @@ pub struct BindingSuspension {
 }
 
 /// The resolved scheduling priority of a binding.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BindingSchedulePriority {
     /// Higher is scheduled first.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("default" = 0))]
+    #[cfg_attr(feature = "schema", schemars(extend("default" = 0)))]
     pub priority: Option<i32>,
 }
 
 /// The groups this binding belongs to for workload affinity.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadAffinityGroups {
     /// The affinity group's name.

@@ -1,15 +1,14 @@
 //! The status of a (cluster) resource binding: scheduling conditions and per-cluster results.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::health::ResourceHealth;
-use crate::markers;
 
 /// Observed state of a binding.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceBindingStatus {
     /// The generation the scheduler last acted on.
@@ -30,14 +29,15 @@ pub struct ResourceBindingStatus {
 }
 
 /// The resource's state in one member cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AggregatedStatusItem {
     /// The member cluster.
     pub cluster_name: String,
     /// The member resource's status, as collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_object")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_object"))]
     pub status: Option<Value>,
     /// Whether the resource was applied to the cluster.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,15 +9,13 @@ use std::ops::{Deref, DerefMut};
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::markers;
-
 /// The spec shared by the v1alpha1 ResourceBinding and ClusterResourceBinding.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "work.karmada.io",
     version = "v1alpha1",
@@ -41,7 +39,8 @@ pub struct ResourceBindingSpec {
 }
 
 /// The spec of a v1alpha1 ClusterResourceBinding.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "work.karmada.io",
     version = "v1alpha1",
@@ -55,7 +54,7 @@ pub struct ResourceBindingSpec {
     schema = "disabled"
 )]
 #[serde(transparent)]
-#[schemars(transparent)]
+#[cfg_attr(feature = "schema", schemars(transparent))]
 pub struct ClusterResourceBindingSpec(pub ResourceBindingSpec);
 
 impl Deref for ClusterResourceBindingSpec {
@@ -78,7 +77,8 @@ impl From<ResourceBindingSpec> for ClusterResourceBindingSpec {
 }
 
 /// The bound resource template, with its replica count and per-replica requests.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
     /// API version of the template.
@@ -102,7 +102,8 @@ pub struct ObjectReference {
 }
 
 /// A target cluster and its replicas.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TargetCluster {
     /// The cluster's name.
@@ -113,7 +114,8 @@ pub struct TargetCluster {
 }
 
 /// Observed state of a v1alpha1 binding.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceBindingStatus {
     /// The binding's conditions.
@@ -125,14 +127,15 @@ pub struct ResourceBindingStatus {
 }
 
 /// The resource's state in one member cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AggregatedStatusItem {
     /// The member cluster.
     pub cluster_name: String,
     /// The member resource's status, as collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_object")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_object"))]
     pub status: Option<Value>,
     /// Whether the resource was applied to the cluster.
     #[serde(skip_serializing_if = "Option::is_none")]

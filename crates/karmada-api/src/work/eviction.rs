@@ -3,13 +3,13 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::policy::failover::PurgeMode;
 
 /// An eviction in progress from one cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GracefulEvictionTask {
     /// The cluster being evicted from.
@@ -21,11 +21,14 @@ pub struct GracefulEvictionTask {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Why the eviction happens, in CamelCase.
-    #[schemars(length(min = 1, max = 32), regex(pattern = r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"))]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(length(min = 1, max = 32), regex(pattern = r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"))
+    )]
     pub reason: String,
     /// Details of the eviction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = 1024))]
+    #[cfg_attr(feature = "schema", schemars(length(max = 1024)))]
     pub message: Option<String>,
     /// The controller that started the eviction.
     pub producer: String,

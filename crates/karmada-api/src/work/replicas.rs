@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{NodeSelector, Toleration};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The requirements of one replica.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaRequirements {
     /// Node constraints of the replica.
@@ -26,7 +26,8 @@ pub struct ReplicaRequirements {
 }
 
 /// The requirements of one replica of a component.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ComponentReplicaRequirements {
     /// Node constraints of the replica.
@@ -41,7 +42,8 @@ pub struct ComponentReplicaRequirements {
 }
 
 /// The node constraints of a replica, copied from its pod template.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaim {
     /// Required node affinity.
@@ -56,11 +58,12 @@ pub struct NodeClaim {
 }
 
 /// One component of a multi-component workload.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Component {
     /// The component's name, unique within the workload.
-    #[schemars(length(max = 32))]
+    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
     pub name: String,
     /// The component's replica count.
     pub replicas: i32,
@@ -70,7 +73,8 @@ pub struct Component {
 }
 
 /// The replicas of one component assigned to a cluster.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ComponentReplicas {
     /// The component's name.

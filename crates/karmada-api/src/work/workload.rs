@@ -2,16 +2,15 @@
 //! cluster's execution namespace `karmada-es-<cluster>`.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::health::ResourceHealth;
-use crate::markers;
 
 /// What to apply to the member cluster.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[kube(
     group = "work.karmada.io",
     version = "v1alpha1",
@@ -41,17 +40,19 @@ pub struct WorkSpec {
 }
 
 /// The manifests of a Work.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadTemplate {
     /// Complete Kubernetes objects, applied as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_objects")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_objects"))]
     pub manifests: Option<Vec<Value>>,
 }
 
 /// Observed state of a Work.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkStatus {
     /// `Applied`, `Progressing`, `Available`, `Degraded`, `Dispatching`.
@@ -63,14 +64,15 @@ pub struct WorkStatus {
 }
 
 /// The state of one applied manifest.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ManifestStatus {
     /// Which manifest this is.
     pub identifier: ResourceIdentifier,
     /// The member resource's status, as collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "markers::any_object")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::any_object"))]
     pub status: Option<Value>,
     /// The member resource's health.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,11 +80,12 @@ pub struct ManifestStatus {
 }
 
 /// Identifies a manifest of a Work and the member resource it became.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceIdentifier {
     /// Index of the manifest in `spec.workload.manifests`.
-    #[schemars(schema_with = "markers::go_int")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::markers::go_int"))]
     pub ordinal: i32,
     /// API group of the resource.
     #[serde(skip_serializing_if = "Option::is_none")]

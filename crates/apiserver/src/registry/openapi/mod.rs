@@ -22,6 +22,11 @@ use super::catalog::Registry;
 use super::resources::ResourceDef;
 
 pub use schemas::schema_name;
+pub use typed::BuiltinSchemas;
+#[cfg(feature = "schema")]
+pub use typed::generate as generate_builtin_schemas;
+#[cfg(test)]
+pub(crate) use typed::kind_name as builtin_kind_schema_name;
 pub use v2::{OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openapi_v2_protobuf};
 
 /// `info.version` of every document.

@@ -5,7 +5,6 @@
 use serde_json::{Map, Value, json};
 
 use super::typed;
-use crate::registry::builtin;
 use crate::registry::resources::ResourceDef;
 
 /// Where every reference points: the document's own `components.schemas`.
@@ -48,7 +47,7 @@ fn typed_kind(schema: &Value, group: &str, version: &str, kind: &str) -> Value {
 /// `io.karmada.policy.v1alpha1.PropagationPolicy` (reversed group) for everything else. A list
 /// kind is named in its kind's package.
 pub fn schema_name(def: &ResourceDef, kind: &str) -> String {
-    if let Some(name) = builtin::schema_name(&def.group, &def.version, &def.kind) {
+    if let Some(name) = typed::kind_name(&def.group, &def.version, &def.kind) {
         let package = name.rsplit_once('.').map_or("", |(package, _)| package);
         return format!("{package}.{kind}");
     }
@@ -64,7 +63,7 @@ fn type_meta(props: &mut Map<String, Value>) {
 /// The schema of a resource's kind.
 pub fn kind_schema(def: &ResourceDef) -> Value {
     if def.schema.is_none()
-        && let Some(typed) = builtin::schema_name(&def.group, &def.version, &def.kind).and_then(|n| typed::get(&n))
+        && let Some(typed) = typed::kind_name(&def.group, &def.version, &def.kind).and_then(typed::get)
     {
         return typed_kind(typed, &def.group, &def.version, &def.kind);
     }

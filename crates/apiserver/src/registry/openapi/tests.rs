@@ -313,7 +313,7 @@ fn built_in_kinds_have_full_nested_schemas() {
     let reg = crd_registry();
     let mut checked = 0;
     for def in reg.resources() {
-        if crate::registry::builtin::schema_name(&def.group, &def.version, &def.kind).is_none() {
+        if super::typed::kind_name(&def.group, &def.version, &def.kind).is_none() {
             continue;
         }
         let doc = openapi_v3_document(&reg, &group_version_key(&def.group, &def.version)).unwrap();

@@ -1,10 +1,4 @@
-//! The CustomResourceDefinitions of the Karmada kinds, generated from this crate's types: the
-//! control plane installs them at start, and they are committed under
-//! `manifests/crds/` (tests/it/karmada_crds.rs keeps the files current and checks them against
-//! upstream's CRDs).
-//!
-//! Names, short names, categories, printer columns and subresources come from each type's
-//! `#[kube(...)]` attributes; the schemas from `schema`.
+//! The Karmada CRDs generated from the types (the `schema` feature): what manifests/crds/ holds.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceConversion, CustomResourceDefinition, CustomResourceValidation, JSONSchemaProps,
@@ -21,11 +15,8 @@ use crate::work::binding_status::ResourceBindingStatus;
 use crate::work::binding_v1alpha1 as v1alpha1;
 use crate::work::workload::{Work, WorkSpec, WorkStatus};
 
-/// Where the generated files are committed, relative to the repository root.
-pub const MANIFEST_DIR: &str = "manifests/crds";
-
-/// Every CRD, in a stable order.
-pub fn all() -> Vec<CustomResourceDefinition> {
+/// Every CRD generated from the types, in a stable order: what `all` reads back.
+pub fn generated() -> Vec<CustomResourceDefinition> {
     vec![
         version::<PropagationPolicy>(
             "PropagationPolicy propagates resource templates in its namespace to member clusters.",
@@ -83,9 +74,10 @@ const BINDING: &str =
     "ResourceBinding binds a namespaced resource template to a propagation policy and records where it is scheduled.";
 const CLUSTER_BINDING: &str = "ClusterResourceBinding binds a cluster-scoped resource template to a propagation policy and records where it is scheduled.";
 
-/// The CRD files: `(file name, YAML)`, named `<group>_<plural>.yaml` like upstream's.
+/// The CRD files generated from the types: `(file name, YAML)`, named `<group>_<plural>.yaml`
+/// like upstream's.
 pub fn files() -> Vec<(String, String)> {
-    all().iter().map(|crd| (format!("{}_{}.yaml", crd.spec.group, crd.spec.names.plural), to_yaml(crd))).collect()
+    generated().iter().map(|crd| (format!("{}_{}.yaml", crd.spec.group, crd.spec.names.plural), to_yaml(crd))).collect()
 }
 
 /// One CRD as the committed YAML document.
