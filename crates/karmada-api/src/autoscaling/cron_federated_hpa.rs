@@ -5,8 +5,7 @@
 //! and write it.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 /// The group and version of this kind and of FederatedHPA.
@@ -18,7 +17,7 @@ pub const FEDERATED_HPA_KIND: &str = "FederatedHPA";
 pub const DEFAULT_HISTORY_LIMIT: i32 = 3;
 
 /// What to scale and when.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[kube(
     group = "autoscaling.karmada.io",
     version = "v1alpha1",
@@ -39,7 +38,7 @@ pub struct CronFederatedHPASpec {
 }
 
 /// `autoscaling/v2` CrossVersionObjectReference.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, Hash, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossVersionObjectReference {
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -51,7 +50,7 @@ pub struct CrossVersionObjectReference {
 }
 
 /// One schedule and the scale it sets.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct CronFederatedHPARule {
     /// Unique in the object; the key of the rule's history.
@@ -101,7 +100,7 @@ fn limit(value: Option<i32>) -> usize {
 }
 
 /// Each rule's executions.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct CronFederatedHPAStatus {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -109,7 +108,7 @@ pub struct CronFederatedHPAStatus {
 }
 
 /// One rule's next time and past executions, newest first.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecutionHistory {
     pub rule_name: String,
@@ -123,7 +122,7 @@ pub struct ExecutionHistory {
 }
 
 /// A run that set what its rule asks.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct SuccessfulExecution {
     /// When the schedule said to run.
@@ -139,7 +138,7 @@ pub struct SuccessfulExecution {
 }
 
 /// A run that could not set it, and why.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct FailedExecution {
     pub schedule_time: Option<Time>,

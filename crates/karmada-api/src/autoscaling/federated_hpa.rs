@@ -5,8 +5,7 @@
 use k8s_openapi::api::autoscaling::v2::{
     CrossVersionObjectReference, HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerStatus, MetricSpec,
 };
-use kube::CustomResource;
-use schemars::JsonSchema;
+use kube_derive::CustomResource;
 use serde::{Deserialize, Serialize};
 
 /// The group of FederatedHPA.
@@ -17,7 +16,7 @@ pub const KIND: &str = "FederatedHPA";
 pub const DEFAULT_CPU_UTILIZATION: i32 = 80;
 
 /// What to scale, between which bounds, on which metrics and how fast.
-#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[kube(
     group = "autoscaling.karmada.io",
     version = "v1alpha1",
