@@ -208,3 +208,39 @@ spec:
     manifests:
     - {apiVersion: v1, kind: ConfigMap, metadata: {name: lookalike, namespace: default}}
 ";
+
+/// Writes that race: sixteen templates of half a core each, sent at once against an `overall`
+/// of two cores. Each check sums what is stored, so without the check and the write holding the
+/// namespace together, several would see the same usage and pass; exactly four may.
+#[test]
+fn concurrent_templates_cannot_overrun_overall_together() {
+    let fleet = Fleet::up(1);
+    fleet.apply(
+        "apiVersion: policy.karmada.io/v1alpha1
+kind: FederatedResourceQuota
+metadata: {name: team, namespace: default}
+spec:
+  overall: {cpu: '2'}
+",
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(4).enable_all().build().unwrap();
+    let codes: Vec<u16> = runtime.block_on(async {
+        let kubeconfig = Kubeconfig::read_from(&fleet.kubeconfig).unwrap();
+        let options = KubeConfigOptions { context: Some("karmada-apiserver".into()), ..Default::default() };
+        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.unwrap();
+        let client = Client::try_from(config).unwrap();
+        let sends = (0..16).map(|i| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let body = serde_json::to_vec(&deployment(&format!("race-{i}"), 1)).unwrap();
+                send(&client, Method::POST, DEPLOYMENTS, "application/json", body).await.0
+            })
+        });
+        futures::future::join_all(sends).await.into_iter().map(|r| r.unwrap()).collect()
+    });
+    let created = codes.iter().filter(|c| **c == 201).count();
+    let refused = codes.iter().filter(|c| **c == 403).count();
+    assert_eq!((created, refused), (4, 12), "answers: {codes:?}");
+    let stored = fleet.k_ok("karmada-apiserver", &["get", "deployments", "-n", "default", "-o", "name"]);
+    assert_eq!(stored.lines().filter(|l| l.contains("race-")).count(), 4, "{stored}");
+}

@@ -139,6 +139,7 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
         inflight: crate::filters::inflight::InflightLimiter::new(config.inflight),
         list_budget: crate::filters::list_budget::ListBudget::new(config.max_list_bytes),
         dashboard: crate::dashboard::Sessions::new(config.dashboard),
+        quota_locks: Default::default(),
     });
 
     // History is kept for the configured window only; compaction runs a few times per window

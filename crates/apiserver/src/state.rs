@@ -38,6 +38,8 @@ pub struct ApiState {
     pub list_budget: Arc<crate::filters::list_budget::ListBudget>,
     /// The dashboard's login codes and sessions (this replica's only).
     pub dashboard: crate::dashboard::Sessions,
+    /// Per-namespace locks joining a federated quota check to the write it admits.
+    pub quota_locks: crate::admission::federated_quota::NamespaceLocks,
 }
 
 impl ApiState {

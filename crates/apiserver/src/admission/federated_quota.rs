@@ -8,6 +8,15 @@
 //! templates ask for must stay within `overall`, for each resource the change raises.
 //! A refusal is kube's: 403 Forbidden, `exceeded quota: <name>, requested: …, used: …,
 //! limited: …` (docs/differences.md says why not 422).
+//!
+//! kube makes two writes that pass the check at once impossible by updating the quota's
+//! `status.used` with a compare-and-swap before admitting either. The usage here is summed from
+//! the templates themselves, so instead the check and the write it admits hold the namespace's
+//! lock ([`NamespaceLocks`]) together: the second writer sums usage only once the first one's
+//! object is stored (in this replica; see docs/differences.md for several replicas).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 use karmadactl_apimachinery::ApiError;
 use karmadactl_apimachinery::quantity::Quantity;
@@ -30,20 +39,62 @@ const COUNTED: &[(&str, &str)] =
 /// rather than letting one write scan an unbounded namespace.
 const MAX_COUNTED_TEMPLATES: usize = 20_000;
 
-/// Refuses `new` (replacing `old`, if any) when it would take a federated quota of its
-/// namespace past `overall`.
-pub async fn check(state: &ApiState, def: &ResourceDef, old: Option<&Value>, new: &Value) -> Result<(), ApiError> {
-    if !COUNTED.contains(&(def.group.as_str(), def.plural.as_str())) {
-        return Ok(());
+/// Past this many namespaces remembered, the locks nobody holds are forgotten.
+const REMEMBERED_NAMESPACES: usize = 1024;
+
+/// A namespace's quota lock, held from the quota check until the write it admitted is stored
+/// (or refused); `None` when no quota had to be checked.
+pub type Admitted = Option<tokio::sync::OwnedMutexGuard<()>>;
+
+/// One lock per namespace whose quota is being checked. Entries are weak, so a namespace nobody
+/// writes holds no memory once the map is pruned.
+#[derive(Default)]
+pub struct NamespaceLocks {
+    locks: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+}
+
+impl NamespaceLocks {
+    /// Waits for `namespace`'s lock.
+    pub async fn lock(&self, namespace: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+            if locks.len() >= REMEMBERED_NAMESPACES {
+                locks.retain(|_, l| l.strong_count() > 0);
+            }
+            match locks.get(namespace).and_then(Weak::upgrade) {
+                Some(lock) => lock,
+                None => {
+                    let lock = Arc::new(tokio::sync::Mutex::new(()));
+                    locks.insert(namespace.to_string(), Arc::downgrade(&lock));
+                    lock
+                }
+            }
+        };
+        lock.lock_owned().await
     }
-    let Some(namespace) = new.pointer("/metadata/namespace").and_then(Value::as_str) else { return Ok(()) };
+}
+
+/// Refuses `new` (replacing `old`, if any) when it would take a federated quota of its
+/// namespace past `overall`. When a quota was checked, the returned guard must be held until
+/// the write is stored, so that no other write of the namespace is checked against usage
+/// that is about to change.
+pub async fn check(
+    state: &ApiState,
+    def: &ResourceDef,
+    old: Option<&Value>,
+    new: &Value,
+) -> Result<Admitted, ApiError> {
+    if !COUNTED.contains(&(def.group.as_str(), def.plural.as_str())) {
+        return Ok(None);
+    }
+    let Some(namespace) = new.pointer("/metadata/namespace").and_then(Value::as_str) else { return Ok(None) };
     let name = new.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
     let requested = usage(new);
     let previous = old.map(usage).unwrap_or_default();
     let delta = resource_list::subtract(&requested, &previous);
     if !delta.values().any(|q| q.cmp_value(&Default::default()).is_gt()) {
         // Nothing grows: no quota can refuse it, and no listing is needed.
-        return Ok(());
+        return Ok(None);
     }
     let (quotas, _) = list_all(state, &prefix(FRQ.0, FRQ.1, Some(namespace))).await?;
     let mut quotas: Vec<(String, ResourceList)> = quotas
@@ -55,9 +106,10 @@ pub async fn check(state: &ApiState, def: &ResourceDef, old: Option<&Value>, new
         })
         .collect();
     if quotas.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     quotas.sort_by(|a, b| a.0.cmp(&b.0));
+    let guard = state.quota_locks.lock(namespace).await;
     let used = used_by_others(state, namespace, (&def.group, &def.plural, name)).await?;
     let used = resource_list::add(&used, &previous);
     for (quota, hard) in &quotas {
@@ -73,7 +125,7 @@ pub async fn check(state: &ApiState, def: &ResourceDef, old: Option<&Value>, new
         );
         return Err(ApiError::forbidden_message(&def.group, &def.plural, name, &message));
     }
-    Ok(())
+    Ok(Some(guard))
 }
 
 /// What one template counts against a quota: its replicas × each replica's requests.

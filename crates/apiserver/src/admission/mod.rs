@@ -121,21 +121,22 @@ pub fn prepare_for_write(def: &ResourceDef, obj: &mut Value) {
 
 /// Admission that depends on who writes or on other stored objects, run after validation on
 /// every create (`old` is `None`) and update: RBAC escalation prevention, the certificate
-/// plugins, the interpreter customizations' checks, and federated quotas.
+/// plugins, the interpreter customizations' checks, and federated quotas. Hold what it returns
+/// until the write is stored (a checked quota's namespace lock).
 pub async fn check_requester(
     state: &ApiState,
     def: &ResourceDef,
     call: &crate::filters::dispatch::Call,
     old: Option<&Value>,
     new: &Value,
-) -> Result<(), ApiError> {
+) -> Result<federated_quota::Admitted, ApiError> {
     crate::admission::rbac_escalation::check(state, def, call, old, new).await?;
     crate::admission::csr_admission::check(state, def, call, old, new)?;
     crate::admission::interpreter_customization::check(state, def, new).await?;
     if call.info.subresource.is_empty() {
-        crate::admission::federated_quota::check(state, def, old, new).await?;
+        return crate::admission::federated_quota::check(state, def, old, new).await;
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Validates an object about to be stored. Returns the warnings to send (unknown fields under

@@ -78,7 +78,8 @@ pub async fn serve(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<R
         }
         let mut updated = current.clone();
         set_path(&mut updated, paths.spec, json!(replicas));
-        crate::admission::federated_quota::check(state, def, Some(&current), &updated).await?;
+        // Held until the update is stored: see `federated_quota::check`.
+        let _quota = crate::admission::federated_quota::check(state, def, Some(&current), &updated).await?;
         if call.dry_run() {
             return Ok(json_response(StatusCode::OK, &view(def, &updated, &paths)));
         }

@@ -71,7 +71,8 @@ pub async fn create_object(
     admission::record_csr_requester(def, &mut obj, &call.user);
     crate::admission::rbac_generator_admission::check_create(state, &call.user, &def.group, &def.plural, &obj).await?;
     let warnings = admission::validate(state, def, &mut obj, raw, None, call.param("fieldValidation"))?;
-    admission::check_requester(state, def, call, None, &obj).await?;
+    // Held until the object is stored: see `federated_quota::check`.
+    let _quota = admission::check_requester(state, def, call, None, &obj).await?;
     if !applied {
         super::managed::record(def, call, None, &mut obj);
     }

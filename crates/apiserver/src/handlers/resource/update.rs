@@ -143,7 +143,8 @@ pub async fn finish(
         object::meta_mut(&mut new).insert("generation".into(), Value::from(generation + 1));
     }
     let warnings = admission::validate(state, def, &mut new, raw, Some(&current), call.param("fieldValidation"))?;
-    admission::check_requester(state, def, call, Some(&current), &new).await?;
+    // Held until the object is stored: see `federated_quota::check`.
+    let _quota = admission::check_requester(state, def, call, Some(&current), &new).await?;
     if !applied {
         super::managed::record(def, call, Some(&current), &mut new);
     }
