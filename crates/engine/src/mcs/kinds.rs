@@ -71,6 +71,15 @@ pub(crate) fn concerns_work(w: &Work) -> bool {
         || manifests(w).any(|m| is_mcs_kind(m, "ServiceExport") || is_mcs_kind(m, "ServiceImport"))
 }
 
+/// [`concerns_work`] from what the Work cache holds undecoded: a superset (the group's name
+/// anywhere in the text), so a pass decodes only the few Works it can concern.
+pub(crate) fn may_concern_work(meta: &crate::compact_store::Meta, json: &[u8]) -> bool {
+    const GROUP: &[u8] = b"multicluster.x-k8s.io/";
+    meta.label(IMPORT_NAME_LABEL).is_some()
+        || meta.label(MCS_NAME_LABEL).is_some()
+        || json.windows(GROUP.len()).any(|w| w == GROUP)
+}
+
 fn manifests(w: &Work) -> impl Iterator<Item = &Value> {
     w.spec.workload.as_ref().and_then(|l| l.manifests.as_ref()).into_iter().flatten()
 }
