@@ -7,13 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use http::Method;
-use kube::Client;
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
 use crate::common::fleet::{Fleet, deployment, policy};
-use crate::common::raw_api::send;
 
 /// The engine's clock at plane start: 08:59 in Shanghai (00:59 UTC), so 09:00 comes a minute
 /// after the plane starts, after the fleet is up and the objects are in place.
@@ -50,18 +46,6 @@ spec:
   minReplicas: 1
   maxReplicas: 4
 ";
-
-/// A POST to the plane with the fleet's credentials: the status code and body it answers.
-fn post(fleet: &Fleet, path: &str, body: &Value) -> (u16, Value) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let kubeconfig = Kubeconfig::read_from(&fleet.kubeconfig).unwrap();
-        let options = KubeConfigOptions { context: Some("karmada-apiserver".into()), ..Default::default() };
-        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.unwrap();
-        let client = Client::try_from(config).unwrap();
-        send(&client, Method::POST, path, "application/json", serde_json::to_vec(body).unwrap()).await
-    })
-}
 
 fn history(fleet: &Fleet, name: &str, rule: &str) -> Value {
     let c = fleet.get("karmada-apiserver", &["cronfederatedhpa", name, "-n", "default"]).expect("the object");
@@ -187,8 +171,7 @@ fn bad_cron_federated_hpas_are_refused() {
             "spec": {"scaleTargetRef": target, "rules": rules}})
     };
     let deploy = json!({"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"});
-    let (code, body) = post(
-        &fleet,
+    let (code, body) = fleet.post(
         CRONS,
         &object(
             deploy,
@@ -213,8 +196,7 @@ fn bad_cron_federated_hpas_are_refused() {
     }
 
     let fhpa = json!({"apiVersion": "autoscaling.karmada.io/v1alpha1", "kind": "FederatedHPA", "name": "web"});
-    let (code, body) = post(
-        &fleet,
+    let (code, body) = fleet.post(
         CRONS,
         &object(fhpa, json!([{"name": "a", "schedule": "0 9 * * *", "targetMinReplicas": 5, "targetMaxReplicas": 2}])),
     );
@@ -226,23 +208,19 @@ fn bad_cron_federated_hpas_are_refused() {
         "{body}"
     );
     let other = json!({"apiVersion": "autoscaling.karmada.io/v1alpha1", "kind": "Remedy", "name": "web"});
-    let (code, body) = post(&fleet, CRONS, &object(other, json!([])));
+    let (code, body) = fleet.post(CRONS, &object(other, json!([])));
     assert_eq!(code, 422, "{body}");
     assert!(body["message"].as_str().unwrap_or_default().contains("only support FederatedHPA"), "{body}");
 
     // The upstream CRD's own bounds still hold: a rule name of at most 32 characters.
     let long = "x".repeat(33);
     let deploy = json!({"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"});
-    let (code, body) = post(
-        &fleet,
-        CRONS,
-        &object(deploy.clone(), json!([{"name": long, "schedule": "0 9 * * *", "targetReplicas": 1}])),
-    );
+    let (code, body) = fleet
+        .post(CRONS, &object(deploy.clone(), json!([{"name": long, "schedule": "0 9 * * *", "targetReplicas": 1}])));
     assert_eq!(code, 422, "{body}");
 
     // A valid one is stored.
-    let (code, body) = post(
-        &fleet,
+    let (code, body) = fleet.post(
         CRONS,
         &object(
             deploy,

@@ -7,13 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use http::Method;
-use kube::Client;
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
 use crate::common::fleet::{Fleet, policy};
-use crate::common::raw_api::send;
 
 /// The simulator's knob: percent of its CPU request each pod of the workload uses.
 const CPU: &str = "simulation.karmadactl.io/cpu-utilization";
@@ -67,18 +63,6 @@ spec:
       stabilizationWindowSeconds: 6
 ";
 
-/// A POST to the plane with the fleet's credentials: the status code and body it answers.
-fn post(fleet: &Fleet, path: &str, body: &Value) -> (u16, Value) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let kubeconfig = Kubeconfig::read_from(&fleet.kubeconfig).unwrap();
-        let options = KubeConfigOptions { context: Some("karmada-apiserver".into()), ..Default::default() };
-        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.unwrap();
-        let client = Client::try_from(config).unwrap();
-        send(&client, Method::POST, path, "application/json", serde_json::to_vec(body).unwrap()).await
-    })
-}
-
 fn fhpa(fleet: &Fleet) -> Value {
     fleet.get("karmada-apiserver", &["federatedhpa", "web", "-n", "default"]).expect("the FederatedHPA")
 }
@@ -113,7 +97,7 @@ fn a_federated_hpa_scales_a_divided_deployment_on_members_cpu() {
                  "minReplicas": 0, "maxReplicas": 0,
                  "behavior": {"scaleUp": {"selectPolicy": "Fastest"}}},
     });
-    let (code, body) = post(&fleet, "/apis/autoscaling.karmada.io/v1alpha1/namespaces/default/federatedhpas", &bad);
+    let (code, body) = fleet.post("/apis/autoscaling.karmada.io/v1alpha1/namespaces/default/federatedhpas", &bad);
     assert_eq!(code, 422, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     for part in [

@@ -4,9 +4,6 @@
 //! static assignments become ResourceQuotas in the named members and go when dropped, and the
 //! members' quota status comes back aggregated.
 
-use http::Method;
-use kube::Client;
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
 use crate::common::fleet::Fleet;
@@ -60,18 +57,6 @@ spec:
       clusterNames: [member1]
 ";
 
-/// A POST to the plane with the fleet's credentials: the status code and body it answers.
-fn post(fleet: &Fleet, path: &str, body: &Value) -> (u16, Value) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let kubeconfig = Kubeconfig::read_from(&fleet.kubeconfig).unwrap();
-        let options = KubeConfigOptions { context: Some("karmada-apiserver".into()), ..Default::default() };
-        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.unwrap();
-        let client = Client::try_from(config).unwrap();
-        send(&client, Method::POST, path, "application/json", serde_json::to_vec(body).unwrap()).await
-    })
-}
-
 const DEPLOYMENTS: &str = "/apis/apps/v1/namespaces/default/deployments";
 
 fn member_quota(fleet: &Fleet, member: &str) -> Option<Value> {
@@ -94,8 +79,7 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
         "spec": {"overall": {"cpu": "1"}, "staticAssignments": [
             {"clusterName": "member1", "hard": {"cpu": "2", "pods": "1"}}]},
     });
-    let (code, body) =
-        post(&fleet, "/apis/policy.karmada.io/v1alpha1/namespaces/default/federatedresourcequotas", &bad);
+    let (code, body) = fleet.post("/apis/policy.karmada.io/v1alpha1/namespaces/default/federatedresourcequotas", &bad);
     assert_eq!(code, 422, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     for part in [
@@ -122,7 +106,7 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
     assert!(table.contains("cpu: 0/1, pods: 0/4"), "{table}");
 
     // A template that fits is stored, and its pods show up in the member's usage and the sums.
-    let (code, body) = post(&fleet, DEPLOYMENTS, &deployment("fits", 2));
+    let (code, body) = fleet.post(DEPLOYMENTS, &deployment("fits", 2));
     assert_eq!(code, 201, "{body}");
     fleet.apply(TO_MEMBER1);
     let status = fleet.wait("member1's two pods counted in the quota's status", || {
@@ -139,7 +123,7 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
     );
 
     // One that would take the namespace past overall is refused as kube's quota refuses.
-    let (code, body) = post(&fleet, DEPLOYMENTS, &deployment("big", 3));
+    let (code, body) = fleet.post(DEPLOYMENTS, &deployment("big", 3));
     assert_eq!(code, 403, "{body}");
     assert_eq!(body["reason"], "Forbidden");
     assert_eq!(
@@ -157,7 +141,7 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
         scale.stderr
     );
     fleet.k_ok("karmada-apiserver", &["scale", "deployment", "fits", "-n", "default", "--replicas=1"]);
-    let (code, body) = post(&fleet, DEPLOYMENTS, &deployment("big", 3));
+    let (code, body) = fleet.post(DEPLOYMENTS, &deployment("big", 3));
     assert_eq!(code, 201, "exactly overall fits: {body}");
     let patch = fleet
         .k("karmada-apiserver", &["patch", "deployment", "big", "-n", "default", "-p", r#"{"spec":{"replicas":4}}"#]);
@@ -225,15 +209,12 @@ spec:
     );
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(4).enable_all().build().unwrap();
     let codes: Vec<u16> = runtime.block_on(async {
-        let kubeconfig = Kubeconfig::read_from(&fleet.kubeconfig).unwrap();
-        let options = KubeConfigOptions { context: Some("karmada-apiserver".into()), ..Default::default() };
-        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.unwrap();
-        let client = Client::try_from(config).unwrap();
+        let client = fleet.plane_client().await;
         let sends = (0..16).map(|i| {
             let client = client.clone();
             tokio::spawn(async move {
                 let body = serde_json::to_vec(&deployment(&format!("race-{i}"), 1)).unwrap();
-                send(&client, Method::POST, DEPLOYMENTS, "application/json", body).await.0
+                send(&client, http::Method::POST, DEPLOYMENTS, "application/json", body).await.0
             })
         });
         futures::future::join_all(sends).await.into_iter().map(|r| r.unwrap()).collect()
