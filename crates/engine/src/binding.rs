@@ -383,52 +383,61 @@ pub async fn ensure_work(
 ) -> Result<(), kube::Error> {
     let api: Api<DynamicObject> =
         Api::namespaced_with(engine.client.clone(), namespace, &kube::api::ApiResource::erase::<Work>(&()));
-    match existing {
-        Some(w) => {
-            if w.metadata.deletion_timestamp.is_some() {
-                // A Work on its way out is replaced once it is gone.
-                engine.queues.execute.add(WorkKey { namespace: namespace.into(), name: name.into() });
-                return Ok(());
-            }
-            let same_spec =
-                same_ignoring_nulls(&serde_json::to_value(&w.spec).map_err(kube::Error::SerdeError)?, &spec);
-            let have_labels = labels.iter().all(|(k, v)| w.labels().get(k) == Some(v));
-            let have_annotations = annotations.iter().all(|(k, v)| w.annotations().get(k) == Some(v));
-            if same_spec && have_labels && have_annotations {
-                return Ok(());
-            }
-            let mut obj = serde_json::to_value(w).map_err(kube::Error::SerdeError)?;
-            obj["spec"] = spec;
-            for (k, v) in &labels {
-                obj["metadata"]["labels"][k] = json!(v);
-            }
-            for (k, v) in &annotations {
-                obj["metadata"]["annotations"][k] = json!(v);
-            }
-            let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
-            api.replace(name, &PostParams::default(), &obj).await?;
-        }
-        None => {
-            let obj = json!({
-                "apiVersion": "work.karmada.io/v1alpha1",
-                "kind": "Work",
-                "metadata": {
-                    "name": name,
-                    "namespace": namespace,
-                    "labels": labels,
-                    "annotations": annotations,
-                    "finalizers": [wellknown::EXECUTION_CONTROLLER_FINALIZER],
-                },
-                "spec": spec,
-            });
-            let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
-            match api.create(&PostParams::default(), &obj).await {
-                Ok(_) => {}
-                Err(kube::Error::Api(e)) if e.code == 409 => {}
-                Err(e) => return Err(e),
-            }
-        }
+    if let Some(w) = existing {
+        return update_work(engine, &api, w, labels, annotations, spec).await;
     }
+    let obj = json!({
+        "apiVersion": "work.karmada.io/v1alpha1",
+        "kind": "Work",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": labels,
+            "annotations": annotations,
+            "finalizers": [wellknown::EXECUTION_CONTROLLER_FINALIZER],
+        },
+        "spec": spec,
+    });
+    let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
+    // An AlreadyExists answer is an error to retry, never success: the Work exists though the
+    // cache has not shown it yet (most often this controller created it moments ago and a
+    // policy change brought the binding back before the create's event arrived), and what it
+    // holds may be what the binding wanted then. The retry finds it in the cache and compares,
+    // as upstream's create-or-update does on its next attempt.
+    api.create(&PostParams::default(), &obj).await.map(|_| ())
+}
+
+/// Brings an existing Work to `spec` and the given labels and annotations, if it differs.
+async fn update_work(
+    engine: &Engine,
+    api: &Api<DynamicObject>,
+    w: &Work,
+    labels: BTreeMap<String, String>,
+    annotations: BTreeMap<String, String>,
+    spec: Value,
+) -> Result<(), kube::Error> {
+    let (namespace, name) = (w.namespace().unwrap_or_default(), w.name_any());
+    if w.metadata.deletion_timestamp.is_some() {
+        // A Work on its way out is replaced once it is gone.
+        engine.queues.execute.add(WorkKey { namespace, name });
+        return Ok(());
+    }
+    let same_spec = same_ignoring_nulls(&serde_json::to_value(&w.spec).map_err(kube::Error::SerdeError)?, &spec);
+    let have_labels = labels.iter().all(|(k, v)| w.labels().get(k) == Some(v));
+    let have_annotations = annotations.iter().all(|(k, v)| w.annotations().get(k) == Some(v));
+    if same_spec && have_labels && have_annotations {
+        return Ok(());
+    }
+    let mut obj = serde_json::to_value(w).map_err(kube::Error::SerdeError)?;
+    obj["spec"] = spec;
+    for (k, v) in &labels {
+        obj["metadata"]["labels"][k] = json!(v);
+    }
+    for (k, v) in &annotations {
+        obj["metadata"]["annotations"][k] = json!(v);
+    }
+    let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
+    api.replace(&name, &PostParams::default(), &obj).await?;
     Ok(())
 }
 

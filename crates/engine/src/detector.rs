@@ -542,11 +542,10 @@ async fn ensure_binding(
                 "spec": spec,
             });
             let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
-            match api.create(&PostParams::default(), &obj).await {
-                Ok(_) => {}
-                Err(kube::Error::Api(e)) if e.code == 409 => {}
-                Err(e) => return Err(e.into()),
-            }
+            // AlreadyExists is retried, not taken as success: the binding was created moments
+            // ago and its event has not reached the cache, so this change to the template or
+            // policy is not in it yet.
+            api.create(&PostParams::default(), &obj).await?;
         }
     }
     Ok(())
