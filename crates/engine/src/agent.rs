@@ -13,7 +13,7 @@ use kube::runtime::reflector;
 use kube::runtime::watcher;
 use kube::{Client, ResourceExt};
 
-use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_config};
+use super::context::{Caches, Engine, Queues, Scope, WorkKey, follow_compact, follow_config};
 use super::queue::Queue;
 use super::{execution, execution_workers, on_fleet_change};
 
@@ -48,7 +48,7 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
 
     let get = with(&slot);
     let space = wellknown::execution_space(&cluster);
-    let (works, t) = follow(Api::<Work>::namespaced(plane.clone(), &space), move |w: &Work, _| {
+    let (works, t) = follow_compact(Api::<Work>::namespaced(plane.clone(), &space), move |w: &Work, _| {
         if let Some(engine) = get() {
             engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
         }
@@ -101,8 +101,8 @@ pub async fn run(plane: Client, member: Client, cluster: String) {
     {
         return;
     }
-    for w in engine.caches.works.state() {
-        engine.queues.execute.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
+    for w in engine.caches.works.metas() {
+        engine.queues.execute.add(WorkKey { namespace: w.namespace.unwrap_or_default(), name: w.name });
     }
     futures::future::join_all(execution_workers(&engine)).await;
 }

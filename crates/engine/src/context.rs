@@ -20,6 +20,7 @@ use kube::{Client, Resource};
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
+use super::compact_store::{self, CompactStore};
 use super::queue::Queue;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -42,12 +43,13 @@ pub struct WorkKey {
     pub name: String,
 }
 
-/// The templates of one kind: how to reach them and a cache kept by a watcher.
+/// The templates of one kind: how to reach them and a cache kept by a watcher (compact: the
+/// engine may hold tens of thousands of templates).
 #[derive(Clone)]
 pub struct TemplateSource {
     pub resource: ApiResource,
     pub namespaced: bool,
-    pub store: Store<DynamicObject>,
+    pub store: CompactStore<DynamicObject>,
 }
 
 pub struct Caches {
@@ -58,7 +60,8 @@ pub struct Caches {
     pub cluster_override_policies: Store<ClusterOverridePolicy>,
     pub bindings: Store<ResourceBinding>,
     pub cluster_bindings: Store<ClusterResourceBinding>,
-    pub works: Store<Work>,
+    /// Compact: one per workload and member, the largest set the engine holds.
+    pub works: CompactStore<Work>,
     pub namespaces: Store<k8s_openapi::api::core::v1::Namespace>,
     pub federated_quotas: Store<karmadactl_karmada_api::policy::quota::FederatedResourceQuota>,
 }
@@ -178,6 +181,69 @@ pub fn follow_dynamic(
     (reader.clone(), tokio::spawn(drive(stream, reader, on)))
 }
 
+/// [`follow`] into a [`CompactStore`].
+pub fn follow_compact<K>(api: Api<K>, on: impl Fn(&K, bool) + Send + 'static) -> (CompactStore<K>, JoinHandle<()>)
+where
+    K: Resource + Clone + DeserializeOwned + serde::Serialize + Debug + Send + Sync + 'static,
+    K::DynamicType: Default + Eq + Hash + Clone,
+{
+    let (reader, writer) = compact_store::store();
+    let stream = into_compact(watcher(api, watcher::Config::default()).default_backoff(), writer);
+    (reader.clone(), tokio::spawn(drive(stream, reader, on)))
+}
+
+/// [`follow_dynamic`] into a [`CompactStore`].
+pub fn follow_dynamic_compact(
+    api: Api<DynamicObject>,
+    config: watcher::Config,
+    on: impl Fn(&DynamicObject, bool) + Send + 'static,
+) -> (CompactStore<DynamicObject>, JoinHandle<()>) {
+    let (reader, writer) = compact_store::store();
+    let stream = into_compact(watcher(api, config).default_backoff(), writer);
+    (reader.clone(), tokio::spawn(drive(stream, reader, on)))
+}
+
+/// [`into_cache`] for a [`CompactStore`].
+fn into_compact<K, S>(events: S, mut writer: compact_store::Writer<K>) -> impl futures::Stream<Item = S::Item>
+where
+    K: Resource + serde::Serialize,
+    S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
+{
+    events.modify(drop_managed_fields).map(move |event| {
+        if let Ok(event) = &event {
+            writer.apply_watcher_event(event);
+        }
+        event
+    })
+}
+
+/// A cache `drive` reads a complete list back from.
+trait Listed<K> {
+    /// Calls `f` with every cached object in key order.
+    fn each_in_key_order(&self, f: &mut dyn FnMut(&K));
+}
+
+impl<K> Listed<K> for Store<K>
+where
+    K: Resource + Clone + 'static,
+    K::DynamicType: Eq + Hash + Clone,
+{
+    fn each_in_key_order(&self, f: &mut dyn FnMut(&K)) {
+        let mut listed = self.state();
+        listed.sort_unstable_by(|a, b| key_of(a.as_ref()).cmp(&key_of(b.as_ref())));
+        for o in listed {
+            f(&o);
+        }
+    }
+}
+
+impl<K: Resource + DeserializeOwned> Listed<K> for CompactStore<K> {
+    /// Decodes one object at a time, so a relist never holds them all decoded.
+    fn each_in_key_order(&self, f: &mut dyn FnMut(&K)) {
+        self.for_each(|o| f(&o));
+    }
+}
+
 /// Feeds watch events into the cache behind `writer`, passing them on once it holds them.
 fn into_cache<K, S>(events: S, writer: reflector::store::Writer<K>) -> impl futures::Stream<Item = S::Item>
 where
@@ -204,10 +270,8 @@ fn drop_managed_fields<K: Resource>(o: &mut K) {
 /// sit together in the execution queue, so after a restart the applies in flight go to one
 /// member at a time and share its commits (a member commits the writes that wait together
 /// once) instead of each reaching the disk alone.
-async fn drive<K, S>(stream: S, cache: Store<K>, on: impl Fn(&K, bool))
+async fn drive<K, S>(stream: S, cache: impl Listed<K>, on: impl Fn(&K, bool))
 where
-    K: Resource + Clone + 'static,
-    K::DynamicType: Eq + Hash + Clone,
     S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
 {
     let mut stream = std::pin::pin!(stream);
@@ -217,13 +281,7 @@ where
             Ok(watcher::Event::Delete(o)) => on(&o, true),
             Ok(watcher::Event::Init | watcher::Event::InitApply(_)) => {}
             // The cache was replaced with the list when this event went through it.
-            Ok(watcher::Event::InitDone) => {
-                let mut listed = cache.state();
-                listed.sort_unstable_by(|a, b| key_of(a.as_ref()).cmp(&key_of(b.as_ref())));
-                for o in listed {
-                    on(&o, false);
-                }
-            }
+            Ok(watcher::Event::InitDone) => cache.each_in_key_order(&mut |o| on(o, false)),
             Err(e) => tracing::debug!(error = %e, "engine watch error; the watcher retries"),
         }
     }
@@ -256,7 +314,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_list_is_reported_in_key_order() {
-        let (cache, writer) = reflector::store::<Work>();
+        let (cache, writer) = compact_store::store::<Work>();
         let mut listed = vec![];
         for ns in ["karmada-es-c", "karmada-es-b", "karmada-es-a"] {
             for i in (0..10).rev() {
@@ -270,7 +328,7 @@ mod tests {
         );
         let seen: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
         let record = seen.clone();
-        drive(into_cache(events, writer), cache, move |w: &Work, _| {
+        drive(into_compact(events, writer), cache, move |w: &Work, _| {
             record.lock().unwrap().push((w.namespace().unwrap_or_default(), w.name_any()));
         })
         .await;
@@ -283,7 +341,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_cache_holds_no_managed_fields_and_a_list_is_reported_once_complete() {
-        let (cache, writer) = reflector::store::<Work>();
+        let (cache, writer) = compact_store::store::<Work>();
         let events = futures::stream::iter(vec![
             Ok(watcher::Event::Init),
             Ok(watcher::Event::InitApply(work("a", "1"))),
@@ -297,7 +355,7 @@ mod tests {
         let seen: Arc<Mutex<Seen>> = Arc::default();
         let record = seen.clone();
         let reader = cache.clone();
-        drive(into_cache(events, writer), cache.clone(), move |w: &Work, deleted| {
+        drive(into_compact(events, writer), cache.clone(), move |w: &Work, deleted| {
             assert!(w.metadata.managed_fields.is_none(), "{} reached the follower with managedFields", w.name_any());
             let rv = w.metadata.resource_version.clone().unwrap_or_default();
             record.lock().unwrap().push((w.name_any(), rv, deleted, reader.len()));

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::bindings::AnyBinding;
 use super::claim_metadata;
-use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic};
+use super::context::{BindingKey, Engine, TemplateKey, TemplateSource, follow_dynamic_compact};
 use super::error::ReconcileError;
 use super::events;
 use super::interpreted;
@@ -60,8 +60,8 @@ pub fn on_policy_change(engine: &Arc<Engine>) {
     for gvk in selected_kinds(engine) {
         match engine.template_source(&gvk) {
             Some(source) => {
-                for t in source.store.state() {
-                    engine.queues.detect.add(template_key(&gvk, &t));
+                for t in source.store.metas() {
+                    engine.queues.detect.add(TemplateKey { gvk: gvk.clone(), namespace: t.namespace, name: t.name });
                 }
             }
             None => start_following(engine, gvk),
@@ -86,10 +86,10 @@ pub fn on_policy_deleted(engine: &Arc<Engine>, policy: &k8s_openapi::apimachiner
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     for (gvk, source) in sources {
-        for t in source.store.state() {
-            let claimed = claims.iter().any(|(label, id)| t.labels().get(*label) == Some(*id));
+        for t in source.store.metas() {
+            let claimed = claims.iter().any(|(label, id)| t.label(label) == Some(id.as_str()));
             if claimed {
-                engine.queues.detect.add(template_key(&gvk, &t));
+                engine.queues.detect.add(TemplateKey { gvk: gvk.clone(), namespace: t.namespace, name: t.name });
             }
         }
     }
@@ -128,7 +128,7 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
         let api: Api<DynamicObject> = Api::all_with(engine.client.clone(), &resource);
         let weak = Arc::downgrade(&engine);
         let kind = gvk.clone();
-        let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, _| {
+        let (store, task) = follow_dynamic_compact(api, watcher::Config::default(), move |obj, _| {
             if let Some(engine) = weak.upgrade() {
                 let key = template_key(&kind, obj);
                 engine.queues.binding.add(binding_key_of(&key));

@@ -95,12 +95,8 @@ pub(crate) fn requeue(engine: &Arc<Engine>, covered: &dyn Fn(&Target) -> bool) {
             continue;
         }
         if let Some(source) = engine.template_source(&gvk) {
-            for t in source.store.state() {
-                engine.queues.detect.add(TemplateKey {
-                    gvk: gvk.clone(),
-                    namespace: t.namespace(),
-                    name: t.name_any(),
-                });
+            for t in source.store.metas() {
+                engine.queues.detect.add(TemplateKey { gvk: gvk.clone(), namespace: t.namespace, name: t.name });
             }
         }
     }
@@ -111,7 +107,8 @@ pub(crate) fn requeue(engine: &Arc<Engine>, covered: &dyn Fn(&Target) -> bool) {
             engine.queues.binding_status.add(b.key());
         }
     }
-    for w in engine.caches.works.state() {
+    // One Work decoded at a time: all of them decoded at once would take a multiple of the cache.
+    engine.caches.works.for_each(|w| {
         let manifests = w.spec.workload.as_ref().and_then(|m| m.manifests.as_ref());
         let matches = manifests
             .into_iter()
@@ -120,5 +117,5 @@ pub(crate) fn requeue(engine: &Arc<Engine>, covered: &dyn Fn(&Target) -> bool) {
         if matches {
             engine.queues.work_status.add(WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() });
         }
-    }
+    });
 }

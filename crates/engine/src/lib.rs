@@ -61,6 +61,7 @@ pub(crate) mod bindings;
 pub(crate) mod claim_metadata;
 pub mod clock;
 pub mod cluster_taint_policy;
+pub(crate) mod compact_store;
 pub mod config;
 pub(crate) mod context;
 pub(crate) mod cron_federated_hpa;
@@ -98,10 +99,9 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use kube::api::Api;
 use kube::runtime::reflector::Store;
-use kube::runtime::reflector::store::WriterDropped;
 use kube::{Client, ResourceExt};
 
-use context::{Caches, Engine, Queues, Scope, WorkKey, follow};
+use context::{Caches, Engine, Queues, Scope, WorkKey, follow, follow_compact};
 use error::ReconcileError;
 use queue::Queue;
 
@@ -174,7 +174,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     let work_index = Arc::new(work_index::WorkIndex::default());
     let index = work_index.clone();
     let on_work = when_up(&slot, wakes::on_work);
-    let (works, t) = follow(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
+    let (works, t) = follow_compact(Api::<Work>::all(client.clone()), move |w: &Work, deleted| {
         // Kept whether or not the engine is up yet, so no Work the cache has is missing from it.
         index.update(w, deleted);
         on_work(w, deleted);
@@ -223,7 +223,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     let _ = slot.set(Arc::downgrade(&engine));
 
     let c = &engine.caches;
-    let ready: Vec<futures::future::BoxFuture<'static, Result<(), WriterDropped>>> = vec![
+    let ready: Vec<Ready> = vec![
         ready(c.clusters.clone()),
         ready(c.propagation_policies.clone()),
         ready(c.cluster_propagation_policies.clone()),
@@ -231,13 +231,13 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
         ready(c.cluster_override_policies.clone()),
         ready(c.bindings.clone()),
         ready(c.cluster_bindings.clone()),
-        ready(c.works.clone()),
+        ready_compact(c.works.clone()),
         ready(c.namespaces.clone()),
         ready(c.federated_quotas.clone()),
         // Templates are first interpreted after this, with the user's customizations loaded.
         ready(customizations),
     ];
-    if futures::future::join_all(ready).await.into_iter().any(|r| r.is_err()) {
+    if !futures::future::join_all(ready).await.into_iter().all(|r| r) {
         return;
     }
     // The initial lists were decoded into the caches; the buffers they went through are free.
@@ -250,14 +250,13 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     }
     // In key order, as the watcher reports its list (see `context::drive`): one member's
     // Works together.
-    let mut works: Vec<WorkKey> = engine
+    let works: Vec<WorkKey> = engine
         .caches
         .works
-        .state()
-        .iter()
-        .map(|w| WorkKey { namespace: w.namespace().unwrap_or_default(), name: w.name_any() })
+        .metas()
+        .into_iter()
+        .map(|w| WorkKey { namespace: w.namespace.unwrap_or_default(), name: w.name })
         .collect();
-    works.sort_unstable_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
     execution::start_watchers(&engine);
     workload_rebalancer::start(&engine);
     for key in works {
@@ -356,12 +355,19 @@ pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHa
     workers
 }
 
-fn ready<K>(store: Store<K>) -> futures::future::BoxFuture<'static, Result<(), WriterDropped>>
+/// Whether a cache's first list completed (false: its watcher went first).
+type Ready = futures::future::BoxFuture<'static, bool>;
+
+fn ready<K>(store: Store<K>) -> Ready
 where
     K: kube::Resource + Clone + Send + Sync + 'static,
     K::DynamicType: Eq + Hash + Clone + Send + Sync,
 {
-    Box::pin(async move { store.wait_until_ready().await })
+    Box::pin(async move { store.wait_until_ready().await.is_ok() })
+}
+
+fn ready_compact<K: 'static>(store: compact_store::CompactStore<K>) -> Ready {
+    Box::pin(async move { store.wait_until_ready().await.is_ok() })
 }
 
 /// A worker loop over one queue; failures go through the engine's [`error::policy`].

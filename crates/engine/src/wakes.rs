@@ -64,9 +64,9 @@ pub(crate) fn on_fleet_change(engine: &Arc<Engine>, cluster: &str) {
         engine.queues.binding.add(key);
     }
     let es = wellknown::execution_space(cluster);
-    for w in engine.caches.works.state() {
-        if w.namespace().as_deref() == Some(es.as_str()) {
-            engine.queues.execute.add(WorkKey { namespace: es.clone(), name: w.name_any() });
+    for w in engine.caches.works.metas() {
+        if w.namespace.as_deref() == Some(es.as_str()) {
+            engine.queues.execute.add(WorkKey { namespace: es.clone(), name: w.name });
         }
     }
     for n in engine.caches.namespaces.state() {

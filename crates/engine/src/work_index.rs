@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use karmadactl_karmada_api::work::Work;
 use kube::ResourceExt;
-use kube::runtime::reflector::{ObjectRef, Store};
+use kube::runtime::reflector::ObjectRef;
+
+use super::compact_store::CompactStore;
 
 use super::context::WorkKey;
 use super::names;
@@ -63,20 +65,20 @@ impl WorkIndex {
     }
 
     /// The cached Works carrying the binding permanent-id `label` with value `id`.
-    pub fn of_binding(&self, store: &Store<Work>, label: &'static str, id: &str) -> Vec<Arc<Work>> {
+    pub fn of_binding(&self, store: &CompactStore<Work>, label: &'static str, id: &str) -> Vec<Arc<Work>> {
         self.lookup(store, &Tag::Binding(label, id.to_string()), |w| {
             w.labels().get(label).map(String::as_str) == Some(id)
         })
     }
 
     /// The cached namespace-sync Works named `name`.
-    pub fn namespace_sync(&self, store: &Store<Work>, name: &str) -> Vec<Arc<Work>> {
+    pub fn namespace_sync(&self, store: &CompactStore<Work>, name: &str) -> Vec<Arc<Work>> {
         self.lookup(store, &Tag::NamespaceSync(name.to_string()), |w| {
             w.name_any() == name && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL)
         })
     }
 
-    fn lookup(&self, store: &Store<Work>, tag: &Tag, matches: impl Fn(&Work) -> bool) -> Vec<Arc<Work>> {
+    fn lookup(&self, store: &CompactStore<Work>, tag: &Tag, matches: impl Fn(&Work) -> bool) -> Vec<Arc<Work>> {
         let keys: Vec<WorkKey> = {
             let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             inner.works.get(tag).map(|s| s.iter().cloned().collect()).unwrap_or_default()
@@ -135,7 +137,7 @@ fn object_ref(key: &WorkKey) -> ObjectRef<Work> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kube::runtime::reflector::store::Writer;
+    use crate::compact_store::Writer;
     use kube::runtime::watcher::Event;
 
     fn work(namespace: &str, name: &str, labels: &[(&str, &str)]) -> Work {

@@ -119,9 +119,10 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
 /// holding up every apply in flight.
 pub fn start_watchers(engine: &Arc<Engine>) {
     let mut wanted: HashMap<String, Vec<GroupVersionKind>> = HashMap::new();
-    for work in engine.caches.works.state() {
+    // One Work decoded at a time: all of them decoded at once would take a multiple of the cache.
+    engine.caches.works.for_each(|work| {
         let Some(cluster) = work.metadata.namespace.as_deref().and_then(names::cluster_of_execution_space) else {
-            continue;
+            return;
         };
         let kinds = wanted.entry(cluster.to_string()).or_default();
         for m in work.spec.workload.as_ref().and_then(|w| w.manifests.as_ref()).into_iter().flatten() {
@@ -130,7 +131,7 @@ pub fn start_watchers(engine: &Arc<Engine>) {
                 kinds.push(gvk);
             }
         }
-    }
+    });
     for (name, kinds) in wanted {
         let Some(cluster) = engine.caches.clusters.get(&ObjectRef::new(&name)) else {
             continue;

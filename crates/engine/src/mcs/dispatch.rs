@@ -24,7 +24,7 @@ use super::kinds::{self, CrossCluster, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, PRO
 use super::members::Watches;
 use super::{PlaneCaches, collect};
 use crate::binding::ensure_work;
-use crate::context::Engine;
+use crate::context::{Engine, WorkKey};
 use crate::names;
 
 /// What a pass dispatched, for the MultiClusterServices' conditions.
@@ -54,23 +54,25 @@ pub async fn sync(
     let mut wanted: BTreeMap<WorkId, Wanted> = BTreeMap::new();
     // Slice Works of providers whose watch has not listed yet: kept as they are.
     let mut unsettled: BTreeSet<String> = BTreeSet::new();
-    imports(caches, seen, works, &mut wanted);
+    imports(engine, caches, seen, &mut wanted);
     let mut service_problems = BTreeMap::new();
     for mcs in services.iter().filter(|s| s.cross_cluster) {
-        if let Err(problem) = cross_cluster(engine, watches, mcs, works, &mut wanted, &mut unsettled).await {
+        if let Err(problem) = cross_cluster(engine, watches, mcs, &mut wanted, &mut unsettled).await {
             service_problems.insert((mcs.namespace.clone(), mcs.name.clone()), problem);
         }
     }
     let mut result = Ok(());
     for ((ns, name), w) in &wanted {
-        let current = works.iter().find(|x| x.namespace().as_deref() == Some(ns) && x.name_any() == *name);
-        let work_id =
-            current.and_then(|w| w.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned()).unwrap_or_else(new_uid);
+        let current = engine.work(&WorkKey { namespace: ns.clone(), name: name.clone() });
+        let work_id = current
+            .as_ref()
+            .and_then(|w| w.labels().get(names::WORK_PERMANENT_ID_LABEL).cloned())
+            .unwrap_or_else(new_uid);
         let mut labels = w.labels.clone();
         labels.insert(names::WORK_PERMANENT_ID_LABEL.into(), work_id.clone());
         let manifest = manifest_for_work(w.manifest.clone(), ns, name, &work_id);
         let spec = json!({"workload": {"manifests": [manifest]}});
-        let r = ensure_work(engine, ns, name, labels, w.annotations.clone(), spec, current.map(|w| w.as_ref())).await;
+        let r = ensure_work(engine, ns, name, labels, w.annotations.clone(), spec, current.as_deref()).await;
         if let Err(e) = r {
             tracing::debug!(work = %name, error = %e, "could not write a multi-cluster service Work");
             result = result.and(Err(e));
@@ -93,8 +95,8 @@ pub async fn sync(
 }
 
 /// Whether a Work of this name exists that is not this module's.
-fn foreign(works: &[Arc<Work>], es: &str, name: &str) -> bool {
-    works.iter().any(|w| w.namespace().as_deref() == Some(es) && w.name_any() == name && !owned(w))
+fn foreign(engine: &Engine, es: &str, name: &str) -> bool {
+    engine.work(&WorkKey { namespace: es.to_string(), name: name.to_string() }).is_some_and(|w| !owned(&w))
 }
 
 /// A Work this module made and still answers for. Once a binding writes a Work of the same
@@ -109,7 +111,7 @@ fn owned(w: &Work) -> bool {
 
 /// The derived Service and the other members' imported slices, for each member a
 /// ServiceImport of type ClusterSetIP is propagated to.
-fn imports(caches: &PlaneCaches, seen: &Propagated, works: &[Arc<Work>], wanted: &mut BTreeMap<WorkId, Wanted>) {
+fn imports(engine: &Engine, caches: &PlaneCaches, seen: &Propagated, wanted: &mut BTreeMap<WorkId, Wanted>) {
     let slices = caches.imported.state();
     for import in caches.imports.state() {
         if import.metadata.deletion_timestamp.is_some() || import.data["spec"]["type"] != "ClusterSetIP" {
@@ -127,7 +129,7 @@ fn imports(caches: &PlaneCaches, seen: &Propagated, works: &[Arc<Work>], wanted:
             let service = collect::derived_service(&ns, &name, &import.data["spec"]["ports"]);
             let work = names::work_name("Service", &derived, &ns);
             // With `propagateDeps` the derived Service may come through its own binding.
-            if !foreign(works, &es, &work) {
+            if !foreign(engine, &es, &work) {
                 wanted.insert(
                     (es.clone(), work),
                     Wanted { labels: labels.clone(), annotations: BTreeMap::new(), manifest: service },
@@ -155,7 +157,6 @@ async fn cross_cluster(
     engine: &Engine,
     watches: &Watches,
     mcs: &CrossCluster,
-    works: &[Arc<Work>],
     wanted: &mut BTreeMap<WorkId, Wanted>,
     unsettled: &mut BTreeSet<String>,
 ) -> Result<(), String> {
@@ -209,7 +210,7 @@ async fn cross_cluster(
     let work = names::work_name("Service", name, ns);
     for cluster in mcs.providers.union(&mcs.consumers) {
         let es = wellknown::execution_space(cluster);
-        if foreign(works, &es, &work) {
+        if foreign(engine, &es, &work) {
             // A policy propagates the Service there already; its Work stays in charge.
             continue;
         }

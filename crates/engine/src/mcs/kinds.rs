@@ -71,6 +71,15 @@ pub(crate) fn concerns_work(w: &Work) -> bool {
         || manifests(w).any(|m| is_mcs_kind(m, "ServiceExport") || is_mcs_kind(m, "ServiceImport"))
 }
 
+/// [`concerns_work`] from what the Work cache holds undecoded: a superset (the group's name
+/// anywhere in the text), so a pass decodes only the few Works it can concern.
+pub(crate) fn may_concern_work(meta: &crate::compact_store::Meta, json: &[u8]) -> bool {
+    const GROUP: &[u8] = b"multicluster.x-k8s.io/";
+    meta.label(IMPORT_NAME_LABEL).is_some()
+        || meta.label(MCS_NAME_LABEL).is_some()
+        || json.windows(GROUP.len()).any(|w| w == GROUP)
+}
+
 fn manifests(w: &Work) -> impl Iterator<Item = &Value> {
     w.spec.workload.as_ref().and_then(|l| l.manifests.as_ref()).into_iter().flatten()
 }
@@ -206,5 +215,29 @@ mod tests {
         assert_eq!(importing, &BTreeSet::from(["member2".to_string(), "member3".to_string()]));
         assert!(concerns_work(&works[0]) && concerns_work(&works[1]));
         assert!(!concerns_work(&work("karmada-es-member1", "f", other)));
+    }
+
+    /// The pass decodes only what the Work cache's filter keeps: it must keep every Work
+    /// `concerns_work` accepts, and here drops the unrelated one.
+    #[test]
+    fn the_cache_filter_keeps_every_work_a_pass_concerns() {
+        let (store, mut writer) = crate::compact_store::store::<Work>();
+        writer.apply_watcher_event(&kube::runtime::watcher::Event::Init);
+        let export = json!({"apiVersion": "multicluster.x-k8s.io/v1alpha1", "kind": "ServiceExport",
+                            "metadata": {"name": "web", "namespace": "shop"}});
+        let plain = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}});
+        let mut made = (*work("karmada-es-member1", "made", plain.clone())).clone();
+        made.metadata.labels = Some([(MCS_NAME_LABEL.to_string(), "web".to_string())].into());
+        let mut imported = (*work("karmada-es-member1", "imported", plain.clone())).clone();
+        imported.metadata.labels = Some([(IMPORT_NAME_LABEL.to_string(), "web".to_string())].into());
+        let works = [made, imported, (*work("karmada-es-member1", "exported", export)).clone()];
+        for w in works.iter().chain([&*work("karmada-es-member1", "plain", plain)]) {
+            writer.apply_watcher_event(&kube::runtime::watcher::Event::InitApply(w.clone()));
+        }
+        writer.apply_watcher_event(&kube::runtime::watcher::Event::InitDone);
+        let kept = store.filtered(may_concern_work);
+        let names: Vec<_> = kept.iter().map(|w| w.name_any()).collect();
+        assert_eq!(names, ["exported", "imported", "made"]);
+        assert!(works.iter().all(concerns_work));
     }
 }

@@ -120,7 +120,9 @@ async fn pass(
     watches: &members::Watches,
     memo: &mut collect::Memo,
 ) -> Result<(), kube::Error> {
-    let works: Vec<Arc<Work>> = engine.caches.works.state();
+    // Only the Works a pass can concern: decoding every Work each pass would cost a parse per
+    // workload and member. Others are looked up by name where a pass needs them (`foreign`).
+    let works: Vec<Arc<Work>> = engine.caches.works.filtered(kinds::may_concern_work);
     let seen = kinds::Propagated::from_works(&works);
     let services = kinds::CrossCluster::all(engine, &caches.services);
     let mut wanted = seen.exporting.clone();
