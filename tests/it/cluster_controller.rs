@@ -1,6 +1,7 @@
 //! The plane's cluster controller against a real member API server: the finalizer and
 //! execution namespace, the status it derives from the member (version, Ready, nodes, resource
-//! summary, API enablements), Ready turning False when the member stops, Unknown when the
+//! summary, API enablements), Ready turning False when the member stops (at once, not at the
+//! next probe, when its process dies), Unknown when the
 //! credentials are missing, and deletion removing only what the controller made.
 //!
 //! The member's credentials are set up by hand here (a service-account token copied into the
@@ -158,6 +159,24 @@ fn a_stopped_member_turns_not_ready_and_deletion_cleans_up() {
     plane.kubectl_ok(&["delete", "cluster", "member1", "--timeout=20s"]);
     assert!(json(&plane, &["get", "cluster", "member1"]).is_none());
     assert!(json(&plane, &["get", "namespace", "karmada-es-member1"]).is_none());
+}
+
+/// A member whose process dies between two probes closes the connection the plane holds open
+/// to it, and the plane probes it then: with a ten-minute probe period, Ready still turns False
+/// within seconds.
+#[test]
+fn a_member_that_dies_between_probes_is_probed_at_once() {
+    let plane =
+        Plane::start_with(&["--cluster-status-update-frequency", "10m", "--cluster-failure-threshold", "0s"]);
+    let mut member = member();
+    register(&plane, &member, "member1", true);
+    wait_for("Ready True", || ready(&plane, "member1").filter(|r| r.0 == "True"));
+
+    member.stop();
+    let (_, reason, _) = wait_for("Ready False long before the next probe", || {
+        ready(&plane, "member1").filter(|r| r.0 == "False")
+    });
+    assert_eq!(reason, "ClusterNotReachable");
 }
 
 #[test]

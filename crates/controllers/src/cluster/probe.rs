@@ -1,12 +1,19 @@
 //! Probing one Push member on a period: reach it with the credentials join stored (`secretRef`:
 //! `token` and `caBundle`), ask `/readyz` (or `/healthz`) and `/version`, read its nodes, pods
 //! and API discovery, and write what was found to the Cluster's status.
+//!
+//! Between probes a healthy member is also watched (one object, a watch that carries no
+//! events): a member whose process dies or whose network goes closes that connection at once,
+//! and the next probe runs then instead of at the end of the period. It only brings the probe
+//! forward; what the probe finds and the failure threshold decide the Ready condition as before.
 
 use std::time::{Duration, Instant};
 
-use k8s_openapi::api::core::v1::{Node, Pod};
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
 use karmadactl_karmada_api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
-use kube::api::{ListParams, Patch, PatchParams};
+use kube::api::{ListParams, Patch, PatchParams, WatchEvent, WatchParams};
+use tokio::task::JoinHandle;
 use kube::{Api, Client};
 use serde_json::json;
 
@@ -23,6 +30,7 @@ pub async fn run(client: Client, config: ClusterControllerConfig, name: String) 
     let mut debounce = Debounce::default();
     let mut member: Option<(String, Client)> = None;
     let mut enablements: Option<(Instant, String, Vec<ApiEnablement>)> = None;
+    let mut sentinel = Sentinel::default();
     loop {
         let cluster = match clusters.get_opt(&name).await {
             Ok(Some(c)) if c.metadata.deletion_timestamp.is_none() => c,
@@ -34,6 +42,7 @@ pub async fn run(client: Client, config: ClusterControllerConfig, name: String) 
             }
         };
         let found = observe(&client, &cluster, config, &mut member, &mut enablements).await;
+        let healthy = found.health == Health::Healthy;
         let current = match status_patch(&cluster, &found, &mut debounce, config) {
             Some(patch) => match clusters.patch_status(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
                 Ok(c) => Some(c),
@@ -42,14 +51,109 @@ pub async fn run(client: Client, config: ClusterControllerConfig, name: String) 
                     None
                 }
             },
-            None => Some(cluster),
+            None => Some(cluster.clone()),
         };
         if let Some(c) = current
             && let Err(e) = super::taints::reconcile(&clusters, &c).await
         {
             tracing::debug!(cluster = %name, error = %e, "cluster status: updating the condition taints failed");
         }
-        tokio::time::sleep(config.status_update_frequency).await;
+        sentinel.wait(&client, &cluster, config, healthy).await;
+    }
+}
+
+/// The watch held open on a healthy member between probes.
+#[derive(Default)]
+struct Sentinel {
+    watch: Option<JoinHandle<Watched>>,
+    /// The member refused the watch: probes keep their period for this member.
+    refused: bool,
+    /// The last wait ended early: the next one is a whole period, so a member that ends
+    /// watches at once can never make probes run back to back.
+    cut_short: bool,
+}
+
+/// How a sentinel watch ended.
+enum Watched {
+    /// The connection broke, or the member ended the watch long before its timeout.
+    Broken,
+    /// The member answered the watch with an error status, or no client could be made.
+    Refused,
+}
+
+/// The sentinel's watch asks the member to end it after this long; it is opened again then.
+const SENTINEL_WATCH_SECONDS: u32 = 290;
+
+impl Sentinel {
+    /// Waits one probe period, or until the watch on the member breaks if it is healthy.
+    async fn wait(&mut self, plane: &Client, cluster: &Cluster, config: ClusterControllerConfig, healthy: bool) {
+        let period = tokio::time::sleep(config.status_update_frequency);
+        if !healthy || self.refused || std::mem::take(&mut self.cut_short) {
+            if let Some(w) = self.watch.take() {
+                w.abort();
+            }
+            period.await;
+            return;
+        }
+        if self.watch.is_none() {
+            // A client of its own, without the probe's read timeout: the watch is quiet.
+            let watch = match member_client(plane, cluster, config.probe_timeout, None).await {
+                Ok((_, client)) => tokio::spawn(watch_until_broken(client)),
+                Err(_) => tokio::spawn(async { Watched::Refused }),
+            };
+            self.watch = Some(watch);
+        }
+        let watch = self.watch.as_mut().expect("set above");
+        tokio::select! {
+            () = period => {}
+            ended = watch => {
+                self.watch = None;
+                match ended {
+                    Ok(Watched::Broken) => {
+                        tracing::debug!(cluster = %cluster.metadata.name.as_deref().unwrap_or_default(), "cluster status: the member's connection broke; probing now");
+                        self.cut_short = true;
+                    }
+                    Ok(Watched::Refused) | Err(_) => {
+                        self.refused = true;
+                        tokio::time::sleep(config.status_update_frequency).await;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Sentinel {
+    fn drop(&mut self) {
+        if let Some(w) = self.watch.take() {
+            w.abort();
+        }
+    }
+}
+
+/// Watches the member's `default` namespace, which no write touches, until the connection
+/// breaks; a watch the member ends at its timeout is opened again.
+async fn watch_until_broken(client: Client) -> Watched {
+    let api: Api<Namespace> = Api::all(client);
+    let params = WatchParams::default().fields("metadata.name=default").timeout(SENTINEL_WATCH_SECONDS);
+    loop {
+        let opened = Instant::now();
+        let stream = match api.watch(&params, "0").await {
+            Ok(s) => s,
+            Err(kube::Error::Api(_)) => return Watched::Refused,
+            Err(_) => return Watched::Broken,
+        };
+        let mut stream = std::pin::pin!(stream);
+        while let Some(event) = stream.next().await {
+            match event {
+                Ok(WatchEvent::Error(_)) => return Watched::Refused,
+                Ok(_) => {}
+                Err(_) => return Watched::Broken,
+            }
+        }
+        if opened.elapsed() < Duration::from_secs(u64::from(SENTINEL_WATCH_SECONDS) / 2) {
+            return Watched::Broken;
+        }
     }
 }
 
