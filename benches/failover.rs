@@ -22,6 +22,9 @@ use machine::machine;
 #[path = "common/process.rs"]
 mod process;
 use process::{bin, cpu_seconds, run};
+#[path = "common/plane_metrics.rs"]
+mod plane_metrics;
+use plane_metrics::writes;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -213,18 +216,6 @@ async fn not_ready_after(plane: &kube::Client, name: &str, since: Instant) -> Du
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-}
-
-/// The plane's write requests so far, by verb, resource and code (its `/metrics`).
-async fn writes(plane: &kube::Client) -> HashMap<String, u64> {
-    let request = http::Request::get("/metrics").body(vec![]).unwrap();
-    let text = plane.request_text(request).await.unwrap_or_default();
-    text.lines()
-        .filter_map(|l| l.strip_prefix("apiserver_request_total{"))
-        .filter_map(|l| l.rsplit_once("} "))
-        .filter(|(labels, _)| !["get", "list", "watch"].iter().any(|v| labels.contains(&format!("verb=\"{v}\""))))
-        .filter_map(|(labels, n)| Some((labels.to_string(), n.parse().ok()?)))
-        .collect()
 }
 
 fn main() {
