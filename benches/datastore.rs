@@ -1,6 +1,7 @@
-//! Datastore benchmark: the same API and propagation figures with the SQLite datastore and with
-//! a 3-member etcd cluster on loopback, and how long two replicas sharing that etcd take to hand
-//! the controllers over when the leader is killed. Run with `cargo bench --features etcd --bench
+//! Datastore benchmark: the same API figures (creates paced, from 64 clients and from one) and
+//! propagation figures with the SQLite datastore and with a 3-member etcd cluster on loopback,
+//! and how long two replicas sharing that etcd take to hand the controllers over when the
+//! leader is killed. Run with `cargo bench --features etcd --bench
 //! datastore`; it prints a Markdown section for docs/performance.md.
 //!
 //! Limits measured in the same run: raw SQLite commits (WAL, `synchronous=FULL`) and raw etcd
@@ -54,8 +55,8 @@ const CLIENT_CONNECTIONS: usize = 8;
 const RUN: Duration = Duration::from_secs(5);
 const WARMUP: Duration = Duration::from_secs(1);
 const CREATE_RATE: f64 = 500.0;
-const TEMPLATE_RATE: f64 = 10.0;
-const TEMPLATES: usize = 100;
+const TEMPLATE_RATE: f64 = 20.0;
+const TEMPLATES: usize = 200;
 const DIRECT_CREATES: usize = 50;
 const HANDOVERS: usize = 3;
 /// The plane's default `--leader-elect-lease-duration`.
@@ -80,6 +81,7 @@ fn main() {
 /// What one datastore gave.
 struct StoreFigures {
     creates_per_sec: f64,
+    creates_per_sec_one_client: f64,
     create_latency: load::Latencies,
     propagation: Vec<Duration>,
     direct: Vec<Duration>,
@@ -108,7 +110,8 @@ fn run() -> anyhow::Result<()> {
 
     progress!("raw etcd create transactions");
     let etcd_client = rt.block_on(etcd_client::Client::connect(&endpoints, None)).context("connecting to etcd")?;
-    let etcd_flat = rt.block_on(raw_etcd_closed_loop(&etcd_client, &value))?;
+    let etcd_flat = rt.block_on(raw_etcd_closed_loop(&etcd_client, &value, CLIENTS))?;
+    let etcd_flat_one = rt.block_on(raw_etcd_closed_loop(&etcd_client, &value, 1))?;
     let etcd_paced = raw_etcd_paced(&rt, &etcd_client, &value)?;
 
     let sqlite = measure_store(&rt, base.path(), "sqlite", &[])?;
@@ -122,6 +125,7 @@ fn run() -> anyhow::Result<()> {
         sqlite_flat: &sqlite_flat,
         sqlite_paced: &sqlite_paced,
         etcd_flat,
+        etcd_flat_one,
         etcd_paced: &etcd_paced,
         handovers: &handovers,
         others: share.others,
@@ -129,13 +133,13 @@ fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `CLIENTS` tasks sending the plane's create transaction for fresh keys for [`RUN`].
-async fn raw_etcd_closed_loop(etcd: &etcd_client::Client, value: &Bytes) -> anyhow::Result<f64> {
+/// `clients` tasks sending the plane's create transaction for fresh keys for [`RUN`].
+async fn raw_etcd_closed_loop(etcd: &etcd_client::Client, value: &Bytes, clients: usize) -> anyhow::Result<f64> {
     let (etcd, value) = (etcd.clone(), value.clone());
     let deadline = Instant::now() + RUN;
-    let result = load::closed_loop(CLIENTS, u64::MAX, deadline, move |i| {
+    let result = load::closed_loop(clients, u64::MAX, deadline, move |i| {
         let (mut kv, value) = (etcd.kv_client(), value.clone());
-        async move { raw_create(&mut kv, &format!("/raw/closed/c-{i}"), &value).await }
+        async move { raw_create(&mut kv, &format!("/raw/closed-{clients}/c-{i}"), &value).await }
     })
     .await;
     if result.errors > 0 {
@@ -219,6 +223,17 @@ fn measure_store(rt: &Runtime, base: &Path, name: &str, flags: &[&str]) -> anyho
     if throughput.errors > 0 {
         bail!("{} closed-loop creates failed; first: {:?}", throughput.errors, throughput.first_error);
     }
+    rt.block_on(client::ensure_namespace(&target, &setup, "single"))?;
+    let conn = rt.block_on(target.connect())?;
+    let uri = target.uri("/api/v1/namespaces/single/configmaps");
+    let deadline = Instant::now() + RUN;
+    let one_client = rt.block_on(load::closed_loop(1, u64::MAX, deadline, move |i| {
+        let (conn, req) = (conn.clone(), client::post(uri.clone(), client::configmap(&format!("s-{i}"))));
+        async move { client::expect(&conn, req, 201).await.map(|_| ()) }
+    }));
+    if one_client.errors > 0 {
+        bail!("{} one-client creates failed; first: {:?}", one_client.errors, one_client.first_error);
+    }
 
     progress!("{name}: template propagation");
     let member_dir = base.join(format!("{name}-member1"));
@@ -236,7 +251,13 @@ fn measure_store(rt: &Runtime, base: &Path, name: &str, flags: &[&str]) -> anyho
         anyhow::Ok((propagation, direct))
     })?;
     drop((member, plane));
-    Ok(StoreFigures { creates_per_sec: throughput.per_sec(), create_latency, propagation, direct })
+    Ok(StoreFigures {
+        creates_per_sec: throughput.per_sec(),
+        creates_per_sec_one_client: one_client.per_sec(),
+        create_latency,
+        propagation,
+        direct,
+    })
 }
 
 /// A simulated member: the same server in the plain-Kubernetes profile, workloads made ready.
@@ -475,6 +496,7 @@ struct Printed<'a> {
     sqlite_flat: &'a floors::SqliteFloor,
     sqlite_paced: &'a floors::SqliteFloor,
     etcd_flat: f64,
+    etcd_flat_one: f64,
     etcd_paced: &'a load::Latencies,
     handovers: &'a [Handover],
     others: f64,
@@ -506,7 +528,7 @@ fn print_section(p: &Printed) {
     println!("Machine: {}.", machine());
     println!();
     println!(
-        "Parameters: release binary; etcd: 3 members on loopback (`--heartbeat-interval 50 --election-timeout 500`), data on the local disk; creates at {CREATE_RATE:.0}/s for {} s after a {} s warm-up (open loop, latency from the scheduled time), then {CLIENTS} closed-loop clients over {CLIENT_CONNECTIONS} connections for {} s; {TEMPLATES} templates at {TEMPLATE_RATE:.0}/s to one simulated member; {HANDOVERS} hand-overs.",
+        "Parameters: release binary; etcd: 3 members on loopback (`--heartbeat-interval 50 --election-timeout 500`), data on the local disk; creates at {CREATE_RATE:.0}/s for {} s after a {} s warm-up (open loop, latency from the scheduled time), then {CLIENTS} closed-loop clients over {CLIENT_CONNECTIONS} connections for {} s, then one client for as long; {TEMPLATES} templates at {TEMPLATE_RATE:.0}/s to one simulated member; {HANDOVERS} hand-overs.",
         RUN.as_secs(),
         WARMUP.as_secs(),
         RUN.as_secs()
@@ -520,6 +542,13 @@ fn print_section(p: &Printed) {
         per_sec(p.etcd.creates_per_sec),
         per_sec(p.sqlite_flat.per_sec),
         per_sec(p.etcd_flat)
+    );
+    println!(
+        "| creates/s, 1 client (each waits for the last) | {} | {} | raw SQLite, one commit per write, 1 thread: {}; raw etcd create transactions, 1 client: {} |",
+        per_sec(p.sqlite.creates_per_sec_one_client),
+        per_sec(p.etcd.creates_per_sec_one_client),
+        per_sec(p.sqlite_flat.per_sec),
+        per_sec(p.etcd_flat_one)
     );
     for (label, q) in [("p50", 0.5), ("p99", 0.99)] {
         println!(

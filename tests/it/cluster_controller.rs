@@ -166,16 +166,14 @@ fn a_stopped_member_turns_not_ready_and_deletion_cleans_up() {
 /// within seconds.
 #[test]
 fn a_member_that_dies_between_probes_is_probed_at_once() {
-    let plane =
-        Plane::start_with(&["--cluster-status-update-frequency", "10m", "--cluster-failure-threshold", "0s"]);
+    let plane = Plane::start_with(&["--cluster-status-update-frequency", "10m", "--cluster-failure-threshold", "0s"]);
     let mut member = member();
     register(&plane, &member, "member1", true);
     wait_for("Ready True", || ready(&plane, "member1").filter(|r| r.0 == "True"));
 
     member.stop();
-    let (_, reason, _) = wait_for("Ready False long before the next probe", || {
-        ready(&plane, "member1").filter(|r| r.0 == "False")
-    });
+    let (_, reason, _) =
+        wait_for("Ready False long before the next probe", || ready(&plane, "member1").filter(|r| r.0 == "False"));
     assert_eq!(reason, "ClusterNotReachable");
 }
 

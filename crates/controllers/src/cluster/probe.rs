@@ -13,9 +13,9 @@ use futures::StreamExt;
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
 use karmadactl_karmada_api::cluster::{ApiEnablement, ApiResource, Cluster, ClusterStatus};
 use kube::api::{ListParams, Patch, PatchParams, WatchEvent, WatchParams};
-use tokio::task::JoinHandle;
 use kube::{Api, Client};
 use serde_json::json;
+use tokio::task::JoinHandle;
 
 use super::ClusterControllerConfig;
 use super::status::{self, Debounce, Health};
