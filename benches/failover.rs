@@ -286,13 +286,7 @@ fn main() {
         let moved = until(&sizes, killed, "moved to member2 and member3", |p| p[1] + p[2] == SIZE).await;
         let at_end = cpu();
         let phase_cpu = (at_end.0 - at_start.0, at_end.1 - at_start.1);
-        let mut phase_writes: Vec<(String, u64)> = writes(&plane)
-            .await
-            .into_iter()
-            .map(|(k, n)| (k.clone(), n - writes_before.get(&k).copied().unwrap_or(0)))
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        phase_writes.sort_by_key(|w| std::cmp::Reverse(w.1));
+        let phase_writes = plane_metrics::since(&writes_before, writes(&plane).await);
 
         // The limit: the same number of objects written straight into a surviving member.
         let direct_api = Api::namespaced_with(member_clients[1].clone(), "default", &workloads());

@@ -15,8 +15,16 @@ pub async fn writes(plane: &kube::Client) -> HashMap<String, u64> {
         .collect()
 }
 
-/// Writes counted in `after` and not in `before`, in all.
-#[allow(dead_code)] // not every benchmark totals them
-pub fn total_since(before: &HashMap<String, u64>, after: &HashMap<String, u64>) -> u64 {
-    after.iter().map(|(k, n)| n.saturating_sub(before.get(k).copied().unwrap_or(0))).sum()
+/// Writes counted in `after` and not in `before`, by labels, most first.
+pub fn since(before: &HashMap<String, u64>, after: HashMap<String, u64>) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = after
+        .into_iter()
+        .map(|(k, n)| {
+            let was = before.get(&k).copied().unwrap_or(0);
+            (k, n.saturating_sub(was))
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    out.sort_by_key(|w| std::cmp::Reverse(w.1));
+    out
 }
