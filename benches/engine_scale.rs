@@ -48,6 +48,8 @@ const IN_FLIGHT: usize = 32;
 /// Concurrent `karmadactl join` processes.
 const JOINS_IN_FLIGHT: usize = 4;
 const SETTLE: Duration = Duration::from_secs(5);
+/// How long after part B the plane's RSS is read again, to see what it gives back.
+const AFTER_LOAD: Duration = Duration::from_secs(60);
 
 macro_rules! progress {
     ($($arg:tt)*) => { eprintln!("[engine_scale bench] {}", format!($($arg)*)) };
@@ -226,6 +228,9 @@ struct Report {
     b: Phase,
     b_missing: usize,
     b_hwm_kib: u64,
+    /// The plane's RSS when the last object arrived, and [`AFTER_LOAD`] later.
+    b_rss_kib: u64,
+    b_later_kib: u64,
     works_list: Duration,
     works_bytes: u64,
     stop: Duration,
@@ -309,6 +314,10 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
         wait_counts(&members, "default", &expected(p.members, p.total), Duration::from_secs(1), p.wait, "part B").await;
     let b = clock.stop();
     let b_hwm_kib = status_kib(plane_proc.pid(), "VmHWM:");
+    let b_rss_kib = status_kib(plane_proc.pid(), "VmRSS:");
+    progress!("part B done; the plane's RSS again in {} s", AFTER_LOAD.as_secs());
+    tokio::time::sleep(AFTER_LOAD).await;
+    let b_later_kib = status_kib(plane_proc.pid(), "VmRSS:");
     let (works_bytes, _, works_list) = list_size(&plane, "/apis/work.karmada.io/v1alpha1/works").await?;
 
     progress!("stopping the plane and deleting every propagated object in the members");
@@ -390,6 +399,8 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
         b,
         b_missing,
         b_hwm_kib,
+        b_rss_kib,
+        b_later_kib,
         works_list,
         works_bytes,
         stop,
@@ -471,6 +482,13 @@ impl Report {
             self.b.plane_cpu,
             self.b.bench_cpu,
             pct(self.b.others),
+        );
+        println!(
+            "| plane RSS {} s after the last object arrived | {:.0} MiB ({:.2}× the RSS then) | RSS when the last object arrived: {:.0} MiB | ≤ 1.3× |",
+            AFTER_LOAD.as_secs(),
+            mib(self.b_later_kib),
+            self.b_later_kib as f64 / self.b_rss_kib.max(1) as f64,
+            mib(self.b_rss_kib),
         );
         println!("| plane stop (SIGTERM → exit) | {} | — | — |", secs(self.stop));
         println!(
