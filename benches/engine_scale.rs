@@ -14,11 +14,15 @@
 //! docs/performance.md. ENGINE_SCALE_MEMBERS, ENGINE_SCALE_FIRST and ENGINE_SCALE_TOTAL shrink
 //! the run for a trial; ENGINE_SCALE_WAIT (seconds, default 900) bounds each wait for the
 //! members to hold every object, which a slow machine may need longer.
+//! ENGINE_SCALE_DATASTORE=etcd runs the plane on a 3-member etcd cluster on loopback (the
+//! `etcd` binary and a build with `--features etcd`) instead of SQLite.
 
 #[path = "common/machine.rs"]
 mod machine;
 use machine::machine;
 
+#[path = "../tests/it/common/etcd.rs"]
+mod etcd;
 #[path = "engine_scale/fleet.rs"]
 mod fleet;
 #[path = "engine_scale/members.rs"]
@@ -61,6 +65,8 @@ struct Params {
     total: usize,
     /// How long each wait for the members to hold every object may take.
     wait: Duration,
+    /// The plane stores on etcd rather than SQLite.
+    etcd: bool,
 }
 
 fn main() {
@@ -72,6 +78,7 @@ fn main() {
         first: env_or("ENGINE_SCALE_FIRST", 10_000),
         total: env_or("ENGINE_SCALE_TOTAL", 30_000),
         wait: Duration::from_secs(env_or("ENGINE_SCALE_WAIT", 900) as u64),
+        etcd: std::env::var("ENGINE_SCALE_DATASTORE").is_ok_and(|v| v == "etcd"),
     };
     let rt = tokio::runtime::Runtime::new().expect("a tokio runtime");
     match rt.block_on(run(&params)) {
@@ -252,8 +259,17 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     let plane_dir = root.path().join("plane");
     let plane_kubeconfig = plane_dir.join("admin.kubeconfig");
 
+    let etcd_cluster = p.etcd.then(|| {
+        progress!("starting a 3-member etcd cluster");
+        etcd::EtcdCluster::start(3)
+    });
+    let datastore = etcd_cluster.as_ref().map(etcd::EtcdCluster::datastore);
+    let mut store_flags: Vec<&str> = vec![];
+    if let Some(ds) = &datastore {
+        store_flags.extend(["--datastore", ds, "--etcd-prefix", "/scale"]);
+    }
     progress!("starting the plane");
-    let mut plane_proc = process::plane(&plane_dir)?;
+    let mut plane_proc = process::plane_with(&plane_dir, &store_flags)?;
     let port = plane_proc.url.rsplit(':').next().unwrap_or("0").to_string();
     let pid = Arc::new(AtomicU32::new(plane_proc.pid()));
     let highest = Arc::new(AtomicU64::new(0));
@@ -355,7 +371,7 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     progress!("restarting the plane on port {port}");
     let restart = |listen: &str| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_karmadactl"));
-        cmd.args(["controlplane", "serve", "--listen", listen, "--data-dir"]).arg(&plane_dir);
+        cmd.args(["controlplane", "serve", "--listen", listen, "--data-dir"]).arg(&plane_dir).args(&store_flags);
         Proc::spawn(cmd, &plane_dir.with_extension("log"))
     };
     let (mut plane_proc, same_port) = match restart(&format!("127.0.0.1:{port}")) {
@@ -436,7 +452,8 @@ impl Report {
         println!("### Reconcile engine at scale, {}", machine());
         println!();
         println!(
-            "Parameters: {m} members in the benchmark's process (plain Kubernetes API servers, no workload simulator: they only store objects); one PropagationPolicy per member; Deployments labelled for member i mod {m}; {IN_FLIGHT} creates in flight; part A {first} workloads, then {} more for {total}.",
+            "Parameters: datastore {}; {m} members in the benchmark's process (plain Kubernetes API servers, no workload simulator: they only store objects); one PropagationPolicy per member; Deployments labelled for member i mod {m}; {IN_FLIGHT} creates in flight; part A {first} workloads, then {} more for {total}.",
+            if p.etcd { "etcd (3 members on loopback)" } else { "SQLite" },
             total - first
         );
         println!();
