@@ -66,6 +66,37 @@ impl Filter {
     }
 }
 
+impl Filter {
+    /// Whether a stored object passes. A label selector alone reads only the labels from the
+    /// stored bytes: a controller listing its dependents by selector made the server decode
+    /// every object of the namespace, and decoding, not matching, was the cost of such a LIST.
+    fn matches_stored(&self, def: &ResourceDef, kv: &KeyValue) -> Result<bool, ApiError> {
+        match (&self.labels, &self.fields) {
+            (None, None) => Ok(true),
+            (Some(labels), None) => match serde_json::from_slice::<Labelled>(&kv.value) {
+                Ok(l) => Ok(labels.matches(&l.metadata.labels.unwrap_or_default())),
+                // Labels this shape cannot hold (never written by this server): judge the
+                // object as decoded, as before.
+                Err(_) => Ok(self.matches(def, &store_access::decode(kv)?)),
+            },
+            _ => Ok(self.matches(def, &store_access::decode(kv)?)),
+        }
+    }
+}
+
+/// The part of a stored object a label selector reads; every other field is skipped unread.
+#[derive(serde::Deserialize)]
+struct Labelled {
+    #[serde(default)]
+    metadata: LabelsOnly,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct LabelsOnly {
+    #[serde(default)]
+    labels: Option<std::collections::BTreeMap<String, String>>,
+}
+
 pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Response, ApiError> {
     let output = call.output()?;
     if let Output::Partial(_) = output {
@@ -129,8 +160,8 @@ pub async fn list(state: &ApiState, call: &Call, def: &ResourceDef) -> Result<Re
         }
         let mut kept_cost = 0;
         for kv in page.items {
-            // Only selectors need the decoded object; the response splices the stored bytes.
-            if filter.is_empty() || filter.matches(def, &store_access::decode(&kv)?) {
+            // The response splices the stored bytes; only a selector reads the object.
+            if filter.matches_stored(def, &kv)? {
                 kept_cost += cost(&kv);
                 items.push(kv);
             }
