@@ -148,6 +148,9 @@ fn error_policy<K>(_obj: Arc<K>, error: &kube::Error, _sim: Arc<Sim>) -> Action 
 }
 
 /// After a successful reconcile: wait for a change, with a periodic check as a safety net.
+/// Changes arrive as watch events (the watcher relists after an error), so the check is
+/// rare: every 30 s, a member holding a thousand Deployments reconciled 70 objects a second
+/// with nothing to do, each listing its dependents.
 pub(crate) fn done() -> Action {
-    Action::requeue(Duration::from_secs(30))
+    Action::requeue(Duration::from_secs(300))
 }
