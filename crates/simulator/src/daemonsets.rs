@@ -20,7 +20,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         return Ok(super::done());
     }
     let revision = owned::template_hash(&spec.template);
-    let pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
+    let Some(pods) = owned::owned_pods(&sim, &uid, Some(&spec.selector)) else { return Ok(super::waiting()) };
     let mut live = Vec::new();
     for pod in pods {
         let node = pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
@@ -30,7 +30,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         if sim.node_index(&node).is_some() && pod.labels().get(REVISION_LABEL) == Some(&revision) && !duplicate {
             live.push(pod);
         } else {
-            owned::delete_pod(&sim.client, &pod).await?;
+            owned::delete_pod(&sim, &uid, &pod).await?;
         }
     }
     for node in &sim.node_names {
@@ -43,7 +43,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         labels.insert("pod-template-generation".to_string(), ds.metadata.generation.unwrap_or(1).to_string());
         let owner = owned::controller_ref(ds.as_ref());
         owned::create_pod(
-            &sim.client,
+            &sim,
             &ns,
             &spec.template,
             owner,

@@ -25,14 +25,20 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
     let desired = owned::replicas(spec.replicas);
     let hash = owned::template_hash(&spec.template);
     let rs_api: Api<ReplicaSet> = Api::namespaced(sim.client.clone(), &ns);
-    let all = rs_api.list(&owned::selected_by(Some(&spec.selector))).await?.items;
-    let mine: Vec<&ReplicaSet> = all.iter().filter(|rs| owned::controlled_by(&rs.metadata, &uid)).collect();
+    let Some(all) = sim.replicasets.owned_by(&uid) else { return Ok(super::waiting()) };
+    let picks = owned::selector_of(Some(&spec.selector));
+    let mine: Vec<&ReplicaSet> =
+        all.iter().map(AsRef::as_ref).filter(|rs| owned::selects(&picks, &rs.metadata)).collect();
     let new = mine.iter().find(|rs| rs.labels().get(HASH_LABEL) == Some(&hash)).copied();
 
     let replicasets: Vec<ReplicaSet> = mine.iter().map(|rs| (*rs).clone()).collect();
     readiness::pass_on(&sim.client, &ns, &deploy.metadata, &replicasets).await?;
     let Some(new) = new else {
-        create_replicaset(&rs_api, deploy.as_ref(), &name, &hash, desired).await?;
+        sim.replicasets.expect_creation(&uid);
+        if let Err(e) = create_replicaset(&rs_api, deploy.as_ref(), &name, &hash, desired).await {
+            sim.replicasets.creation_failed(&uid);
+            return Err(e);
+        }
         return Ok(super::done());
     };
     if new.spec.as_ref().and_then(|s| s.replicas) != Some(desired) {
@@ -125,7 +131,8 @@ async fn create_replicaset(
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 409 => {
             tracing::warn!(replicaset = %format!("{name}-{hash}"), "a ReplicaSet of that name exists and is not this Deployment's");
-            Ok(())
+            // Nothing was created, so nothing is waited for.
+            Err(kube::Error::Api(e))
         }
         Err(e) => Err(e),
     }

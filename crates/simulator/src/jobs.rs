@@ -24,7 +24,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
     }
     let completions = spec.completions.unwrap_or(1).max(0) as usize;
     let parallelism = spec.parallelism.unwrap_or(1).max(0) as usize;
-    let pods = owned::owned_pods(&sim.client, &ns, &uid, spec.selector.as_ref()).await?;
+    let Some(pods) = owned::owned_pods(&sim, &uid, spec.selector.as_ref()) else { return Ok(super::waiting()) };
     let succeeded = pods.iter().filter(|p| owned::pod_phase(p) == "Succeeded").count();
     let failed = pods.iter().filter(|p| owned::pod_phase(p) == "Failed").count();
     let active = pods.len() - succeeded - failed;
@@ -39,7 +39,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
         }
         let owner = owned::controller_ref(job.as_ref());
         owned::create_pod(
-            &sim.client,
+            &sim,
             &ns,
             &spec.template,
             owner,

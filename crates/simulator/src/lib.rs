@@ -17,6 +17,7 @@ mod daemonsets;
 mod deployments;
 mod endpointslices;
 pub mod exec;
+mod informer;
 mod jobs;
 pub mod logs;
 pub mod metrics;
@@ -37,6 +38,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures::StreamExt;
+use informer::Informer;
+use k8s_openapi::api::apps::v1::ReplicaSet;
+use k8s_openapi::api::core::v1::Pod;
 use kube::runtime::controller::{self, Action};
 use kube::runtime::{Controller, watcher};
 use kube::{Api, Client, Resource};
@@ -78,6 +82,9 @@ pub(crate) struct Sim {
     pub version: String,
     pub node_names: Vec<String>,
     next_node: AtomicUsize,
+    /// The member's pods and ReplicaSets as the owners' controllers look them up.
+    pub pods: Arc<Informer<Pod>>,
+    pub replicasets: Arc<Informer<ReplicaSet>>,
 }
 
 impl Sim {
@@ -97,18 +104,32 @@ impl Sim {
 pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &str) -> Vec<JoinHandle<()>> {
     // At least one node, so every pod has somewhere to be scheduled.
     let node_names = (1..=config.nodes.max(1)).map(|i| format!("{cluster}-node-{i}")).collect();
-    let sim =
-        Arc::new(Sim { client, config, version: version.to_string(), node_names, next_node: AtomicUsize::new(0) });
+    let (pods, replicasets) = (Informer::<Pod>::new(), Informer::<ReplicaSet>::new());
+    // Every trigger stream is taken before the caches start, so none misses an event.
+    let (rs_pods, sts_pods, ds_pods, job_pods) =
+        (pods.subscribe(), pods.subscribe(), pods.subscribe(), pods.subscribe());
+    let deploy_replicasets = replicasets.subscribe();
+    let sim = Arc::new(Sim {
+        client: client.clone(),
+        config,
+        version: version.to_string(),
+        node_names,
+        next_node: AtomicUsize::new(0),
+        pods: pods.clone(),
+        replicasets: replicasets.clone(),
+    });
     vec![
+        tokio::spawn(pods.run(client.clone())),
+        tokio::spawn(replicasets.run(client)),
         tokio::spawn(nodes::run(sim.clone())),
         tokio::spawn(endpointslices::run(sim.clone())),
         tokio::spawn(pods::run(sim.clone())),
-        tokio::spawn(run_controller(sim.clone(), replicasets::reconcile)),
-        tokio::spawn(run_controller(sim.clone(), deployments::reconcile)),
-        tokio::spawn(run_controller(sim.clone(), statefulsets::reconcile)),
-        tokio::spawn(run_controller(sim.clone(), daemonsets::reconcile)),
+        tokio::spawn(run_controller(sim.clone(), replicasets::reconcile, rs_pods)),
+        tokio::spawn(run_controller(sim.clone(), deployments::reconcile, deploy_replicasets)),
+        tokio::spawn(run_controller(sim.clone(), statefulsets::reconcile, sts_pods)),
+        tokio::spawn(run_controller(sim.clone(), daemonsets::reconcile, ds_pods)),
         tokio::spawn(quotas::run(sim.clone())),
-        tokio::spawn(run_controller(sim, jobs::reconcile)),
+        tokio::spawn(run_controller(sim, jobs::reconcile, job_pods)),
     ]
 }
 
@@ -121,17 +142,21 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
 const CONCURRENT_SYNCS: u16 = 5;
 
 /// Runs one owner kind's control loop: triggered by its own objects and by the objects it
-/// controls (pods, or ReplicaSets for Deployments).
-async fn run_controller<K, F, Fut>(sim: Arc<Sim>, reconcile: F)
-where
-    K: Resource<DynamicType = ()> + owned::Owns + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+/// controls (pods, or ReplicaSets for Deployments) as their cache takes them in.
+async fn run_controller<K, C, F, Fut>(
+    sim: Arc<Sim>,
+    reconcile: F,
+    children: impl futures::Stream<Item = Result<C, watcher::Error>> + Send + 'static,
+) where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+    C: Resource<DynamicType = ()> + Send + 'static,
     F: FnMut(Arc<K>, Arc<Sim>) -> Fut,
     Fut: std::future::Future<Output = Result<Action, kube::Error>> + Send + 'static,
 {
     let owners: Api<K> = Api::all(sim.client.clone());
     let controller = Controller::new(owners, watcher::Config::default())
         .with_config(controller::Config::default().concurrency(CONCURRENT_SYNCS));
-    let controller = K::watch_children(controller, &sim.client);
+    let controller = controller.owns_stream(children);
     controller
         .run(reconcile, error_policy, sim)
         .for_each(|result| async move {
@@ -153,4 +178,10 @@ fn error_policy<K>(_obj: Arc<K>, error: &kube::Error, _sim: Arc<Sim>) -> Action 
 /// with nothing to do, each listing its dependents.
 pub(crate) fn done() -> Action {
     Action::requeue(Duration::from_secs(300))
+}
+
+/// The dependents' cache has not caught up with this owner's last creations or deletions:
+/// their events bring the owner back, or the expectation's timeout does.
+pub(crate) fn waiting() -> Action {
+    Action::requeue(informer::EXPECTATION_TIMEOUT)
 }

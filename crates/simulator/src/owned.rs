@@ -3,58 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
-use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
-use kube::api::{DeleteParams, ListParams, PostParams, Preconditions};
-use kube::core::Selector;
-use kube::runtime::{Controller, watcher};
-use kube::{Api, Client, Resource, ResourceExt};
+use kube::api::{DeleteParams, PostParams, Preconditions};
+use kube::core::{Selector, SelectorExt};
+use kube::{Api, Resource, ResourceExt};
 
-use super::readiness;
-
-/// Which dependents trigger an owner's reconcile.
-pub trait Owns:
-    Resource<DynamicType = ()> + Sized + Clone + std::fmt::Debug + serde::de::DeserializeOwned + Send + Sync + 'static
-{
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self>;
-}
-
-fn owns_pods<
-    K: Resource<DynamicType = ()> + Clone + serde::de::DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
->(
-    c: Controller<K>,
-    client: &Client,
-) -> Controller<K> {
-    c.owns(Api::<Pod>::all(client.clone()), watcher::Config::default())
-}
-
-impl Owns for ReplicaSet {
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
-        owns_pods(c, client)
-    }
-}
-impl Owns for StatefulSet {
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
-        owns_pods(c, client)
-    }
-}
-impl Owns for DaemonSet {
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
-        owns_pods(c, client)
-    }
-}
-impl Owns for Job {
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
-        owns_pods(c, client)
-    }
-}
-impl Owns for Deployment {
-    fn watch_children(c: Controller<Self>, client: &Client) -> Controller<Self> {
-        c.owns(Api::<ReplicaSet>::all(client.clone()), watcher::Config::default())
-    }
-}
+use super::{Sim, readiness};
 
 /// The controller ownerReference kube-controller-manager puts on what it creates.
 pub fn controller_ref<K: Resource<DynamicType = ()>>(owner: &K) -> OwnerReference {
@@ -73,35 +28,30 @@ pub fn controlled_by(meta: &ObjectMeta, uid: &str) -> bool {
     !uid.is_empty() && meta.owner_references.iter().flatten().any(|r| r.controller == Some(true) && r.uid == uid)
 }
 
-/// The live (not terminating) pods of the namespace that `uid` controls, among those its
-/// `selector` picks.
-pub async fn owned_pods(
-    client: &Client,
-    ns: &str,
-    uid: &str,
-    selector: Option<&LabelSelector>,
-) -> Result<Vec<Pod>, kube::Error> {
-    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
-    let list = pods.list(&selected_by(selector)).await?;
-    Ok(list
-        .items
-        .into_iter()
-        .filter(|p| controlled_by(&p.metadata, uid) && p.metadata.deletion_timestamp.is_none())
-        .collect())
+/// The live (not terminating) pods `uid` controls that its `selector` still picks, from the
+/// member's pod cache; `None` while the cache has not caught up with this owner's own
+/// creations or deletions (the caller waits for them instead of acting twice).
+pub fn owned_pods(sim: &Sim, uid: &str, selector: Option<&LabelSelector>) -> Option<Vec<Pod>> {
+    let picks = selector_of(selector);
+    let pods = sim.pods.owned_by(uid)?;
+    Some(
+        pods.iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none() && selects(&picks, &p.metadata))
+            .map(|p| Pod::clone(p))
+            .collect(),
+    )
 }
 
-/// A list of what an owner's selector picks, as kube-controller-manager's controllers list
-/// their dependents before checking the controller reference. Listing the whole namespace
-/// instead made each reconcile read every pod or ReplicaSet there: with a thousand
-/// Deployments a burst of reconciles serialised a thousand objects each, the member's API
-/// server fell minutes behind and refused the plane's connections. A selector that cannot be
-/// written as a label query (an unknown operator, which the API server refuses anyway) lists
-/// the namespace, and the controller reference still decides.
-pub fn selected_by(selector: Option<&LabelSelector>) -> ListParams {
-    match selector.cloned().map(Selector::try_from) {
-        Some(Ok(s)) => ListParams::default().labels_from(&s),
-        _ => ListParams::default(),
-    }
+/// A selector as kube matches it; one that cannot be read (the API server refuses such
+/// owners anyway) picks everything, and the controller reference still decides.
+pub fn selector_of(selector: Option<&LabelSelector>) -> Option<Selector> {
+    selector.cloned().map(Selector::try_from).and_then(Result::ok)
+}
+
+/// Whether `selector` (as [`selector_of`] read it) picks an object with `meta`.
+pub fn selects(selector: &Option<Selector>, meta: &ObjectMeta) -> bool {
+    let none = BTreeMap::new();
+    selector.as_ref().is_none_or(|s| s.matches(meta.labels.as_ref().unwrap_or(&none)))
 }
 
 /// How a new pod is named: exactly (StatefulSets) or with a generated suffix.
@@ -115,7 +65,7 @@ pub enum PodName {
 /// refuses such owners anyway), so nothing is created.
 #[allow(clippy::too_many_arguments)]
 pub async fn create_pod(
-    client: &Client,
+    sim: &Sim,
     ns: &str,
     template: &PodTemplateSpec,
     owner: OwnerReference,
@@ -152,26 +102,42 @@ pub async fn create_pod(
         spec: Some(spec),
         status: None,
     };
-    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
+    let owner_uid = pod.metadata.owner_references.iter().flatten().next().map(|o| o.uid.clone()).unwrap_or_default();
+    let pods: Api<Pod> = Api::namespaced(sim.client.clone(), ns);
+    sim.pods.expect_creation(&owner_uid);
     match pods.create(&PostParams::default(), &pod).await {
         Ok(_) => Ok(()),
         // Already there (a StatefulSet ordinal created a moment ago): the next reconcile sees it.
-        Err(kube::Error::Api(e)) if e.code == 409 => Ok(()),
-        Err(e) => Err(e),
+        Err(kube::Error::Api(e)) if e.code == 409 => {
+            sim.pods.creation_failed(&owner_uid);
+            Ok(())
+        }
+        Err(e) => {
+            sim.pods.creation_failed(&owner_uid);
+            Err(e)
+        }
     }
 }
 
-/// Deletes a pod only if it is still the one we saw (uid precondition).
-pub async fn delete_pod(client: &Client, pod: &Pod) -> Result<(), kube::Error> {
-    let pods: Api<Pod> = Api::namespaced(client.clone(), &pod.namespace().unwrap_or_default());
+/// Deletes a pod `owner_uid` controls, only if it is still the one we saw (uid precondition).
+pub async fn delete_pod(sim: &Sim, owner_uid: &str, pod: &Pod) -> Result<(), kube::Error> {
+    let pods: Api<Pod> = Api::namespaced(sim.client.clone(), &pod.namespace().unwrap_or_default());
+    let uid = pod.metadata.uid.clone().unwrap_or_default();
     let params = DeleteParams {
-        preconditions: Some(Preconditions { uid: pod.metadata.uid.clone(), resource_version: None }),
+        preconditions: Some(Preconditions { uid: Some(uid.clone()), resource_version: None }),
         ..Default::default()
     };
+    sim.pods.expect_deletion(owner_uid, &uid);
     match pods.delete(&pod.name_any(), &params).await {
         Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
-        Err(e) => Err(e),
+        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => {
+            sim.pods.deletion_failed(owner_uid, &uid);
+            Ok(())
+        }
+        Err(e) => {
+            sim.pods.deletion_failed(owner_uid, &uid);
+            Err(e)
+        }
     }
 }
 
@@ -240,22 +206,27 @@ mod tests {
     }
 
     #[test]
-    fn dependents_are_listed_by_the_owners_selector() {
+    fn dependents_are_picked_by_the_owners_selector() {
         let selector: LabelSelector = serde_json::from_value(serde_json::json!({
             "matchLabels": {"app": "web"},
             "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a", "b"]}],
         }))
         .unwrap();
-        let query = selected_by(Some(&selector)).label_selector.expect("a label query");
-        assert!(query.contains("app=web") && query.contains("tier in (a,b)"), "{query}");
-        // No selector (a Job the API server did not default), or one no label query can say:
-        // the namespace is listed and the controller reference decides.
-        assert_eq!(selected_by(None).label_selector, None);
+        let meta = |labels: serde_json::Value| -> ObjectMeta {
+            serde_json::from_value(serde_json::json!({"labels": labels})).unwrap()
+        };
+        let picks = selector_of(Some(&selector));
+        assert!(selects(&picks, &meta(serde_json::json!({"app": "web", "tier": "a"}))));
+        assert!(!selects(&picks, &meta(serde_json::json!({"app": "web", "tier": "c"}))));
+        assert!(!selects(&picks, &ObjectMeta::default()));
+        // No selector (a Job the API server did not default), or one kube cannot read: every
+        // dependent is picked and the controller reference decides.
+        assert!(selects(&selector_of(None), &ObjectMeta::default()));
         let odd: LabelSelector = serde_json::from_value(serde_json::json!({
             "matchExpressions": [{"key": "tier", "operator": "Near"}],
         }))
         .unwrap();
-        assert_eq!(selected_by(Some(&odd)).label_selector, None);
+        assert!(selects(&selector_of(Some(&odd)), &ObjectMeta::default()));
     }
 
     #[test]

@@ -18,13 +18,13 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
     }
     let Some(spec) = rs.spec.as_ref() else { return Ok(super::done()) };
     let desired = owned::replicas(spec.replicas) as usize;
-    let mut pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
+    let Some(mut pods) = owned::owned_pods(&sim, &uid, Some(&spec.selector)) else { return Ok(super::waiting()) };
     if let Some(template) = &spec.template {
         for _ in pods.len()..desired {
             let owner = owned::controller_ref(rs.as_ref());
             let node = sim.pick_node();
             owned::create_pod(
-                &sim.client,
+                &sim,
                 &ns,
                 template,
                 owner,
@@ -40,7 +40,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         // Like kube-controller-manager, give up pods that are not ready first, then the newest.
         pods.sort_by_key(|p| (owned::pod_ready(p), std::cmp::Reverse(p.metadata.creation_timestamp.clone())));
         for pod in &pods[..pods.len() - desired] {
-            owned::delete_pod(&sim.client, pod).await?;
+            owned::delete_pod(&sim, &uid, pod).await?;
         }
         pods.drain(..pods.len() - desired);
     }

@@ -22,7 +22,7 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
     }
     let desired = owned::replicas(spec.replicas) as usize;
     let revision = format!("{name}-{}", owned::template_hash(&spec.template));
-    let pods = owned::owned_pods(&sim.client, &ns, &uid, Some(&spec.selector)).await?;
+    let Some(pods) = owned::owned_pods(&sim, &uid, Some(&spec.selector)) else { return Ok(super::waiting()) };
     let ordinal = |pod_name: &str| pod_name.strip_prefix(&format!("{name}-")).and_then(|s| s.parse::<usize>().ok());
 
     let mut live = Vec::new();
@@ -32,7 +32,7 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
         if keep {
             live.push(pod);
         } else {
-            owned::delete_pod(&sim.client, &pod).await?;
+            owned::delete_pod(&sim, &uid, &pod).await?;
         }
     }
     for i in 0..desired {
@@ -51,7 +51,7 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
         }
         let owner = owned::controller_ref(sts.as_ref());
         let name = PodName::Exact(pod_name);
-        owned::create_pod(&sim.client, &ns, &template, owner, &sts.metadata, name, labels, sim.pick_node()).await?;
+        owned::create_pod(&sim, &ns, &template, owner, &sts.metadata, name, labels, sim.pick_node()).await?;
     }
 
     readiness::pass_on(&sim.client, &ns, &sts.metadata, &live).await?;
