@@ -53,6 +53,10 @@ pub enum ReconcileError {
 pub enum Action {
     /// Queue the key again after a growing delay.
     Backoff,
+    /// Another writer changed the object since it was read (409): queue the key again after a
+    /// short, growing delay. The other write's event is already on its way to the cache, so
+    /// the retry reads the new object, as client-go's `RetryOnConflict` retries after 10 ms.
+    Conflict,
     /// Leave the key until something queues it again (its object or a related one changed).
     AwaitChange,
 }
@@ -73,7 +77,13 @@ impl ReconcileError {
 
 /// The engine's error policy, the same for every controller queue.
 pub fn policy(e: &ReconcileError) -> Action {
-    if e.is_permanent() { Action::AwaitChange } else { Action::Backoff }
+    if e.is_permanent() {
+        Action::AwaitChange
+    } else if matches!(e, ReconcileError::Plane(kube::Error::Api(s)) if s.code == 409) {
+        Action::Conflict
+    } else {
+        Action::Backoff
+    }
 }
 
 /// A request that would be refused again as it stands: the server found the object malformed
@@ -122,9 +132,13 @@ mod tests {
         for code in [400, 413, 415, 422] {
             assert_eq!(policy(&ReconcileError::Plane(status(code, "bad"))), Action::AwaitChange, "{code}");
         }
-        for code in [401, 403, 404, 409, 410, 429, 500, 503, 504] {
+        for code in [401, 403, 404, 410, 429, 500, 503, 504] {
             assert_eq!(policy(&ReconcileError::Plane(status(code, "busy"))), Action::Backoff, "{code}");
         }
+        // A conflict on the plane is retried soon: the cache is about to hold the other write.
+        assert_eq!(policy(&ReconcileError::Plane(status(409, "changed"))), Action::Conflict);
+        let member = ReconcileError::Member { doing: None, source: status(409, "changed") };
+        assert_eq!(policy(&member), Action::Backoff, "a member's conflict is not the plane's cache");
         let refused =
             ReconcileError::MemberRefused { doing: "applying Deployment nginx".into(), source: status(422, "x") };
         assert_eq!(policy(&refused), Action::AwaitChange);

@@ -13,6 +13,17 @@ use tokio::sync::Notify;
 
 use super::error::Action;
 
+/// First delay after a failure, doubled per further failure up to [`RETRY_MAX`].
+const RETRY_FIRST: Duration = Duration::from_millis(50);
+/// First delay after a conflict with another writer (client-go's `DefaultRetry` step).
+const CONFLICT_RETRY_FIRST: Duration = Duration::from_millis(10);
+const RETRY_MAX: Duration = Duration::from_secs(10);
+
+/// The delay before the `failures`-th retry (counted from 1).
+fn backoff(first: Duration, failures: u32) -> Duration {
+    first.saturating_mul(1 << failures.saturating_sub(1).min(10)).min(RETRY_MAX)
+}
+
 pub struct Queue<K> {
     inner: Mutex<Inner<K>>,
     notify: Notify,
@@ -95,11 +106,16 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
 
     /// The key failed: it comes back after 50 ms, doubling per failure up to 10 s.
     pub fn retry(self: &Arc<Self>, key: K) {
+        self.retry_after(key, RETRY_FIRST);
+    }
+
+    /// The key failed: it comes back after `first`, doubling per failure up to 10 s.
+    fn retry_after(self: &Arc<Self>, key: K, first: Duration) {
         let delay = {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let n = inner.failures.entry(key.clone()).or_insert(0);
             *n = n.saturating_add(1);
-            Duration::from_millis(50u64.saturating_mul(1 << (*n - 1).min(8))).min(Duration::from_secs(10))
+            backoff(first, *n)
         };
         self.release(&key);
         self.add_after(key, delay);
@@ -168,6 +184,7 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
     pub fn failed(self: &Arc<Self>, key: K, action: Action) {
         match action {
             Action::Backoff => self.retry(key),
+            Action::Conflict => self.retry_after(key, CONFLICT_RETRY_FIRST),
             Action::AwaitChange => self.park(key),
         }
     }
@@ -312,6 +329,27 @@ mod tests {
         assert_eq!(tokio::time::timeout(Duration::from_secs(30), q.next()).await, Ok("busy"));
         q.done(&"busy");
         assert!(q.inner.lock().unwrap().failures.is_empty(), "success resets the backoff");
+    }
+
+    #[test]
+    fn conflicts_are_retried_sooner_than_other_failures_and_both_grow_to_ten_seconds() {
+        let ms = |d: Duration| d.as_millis();
+        assert_eq!([1, 2, 3].map(|n| ms(backoff(CONFLICT_RETRY_FIRST, n))), [10, 20, 40]);
+        assert_eq!([1, 2, 3].map(|n| ms(backoff(RETRY_FIRST, n))), [50, 100, 200]);
+        assert_eq!(backoff(RETRY_FIRST, 9), RETRY_MAX);
+        assert_eq!(backoff(CONFLICT_RETRY_FIRST, 50), RETRY_MAX);
+    }
+
+    #[tokio::test]
+    async fn a_conflict_is_requeued_and_counted_as_a_failure() {
+        let q = Queue::new();
+        q.add("raced");
+        let key = q.next().await;
+        q.failed(key, Action::Conflict);
+        assert_eq!(q.inner.lock().unwrap().failures.get("raced"), Some(&1));
+        assert_eq!(tokio::time::timeout(Duration::from_secs(30), q.next()).await, Ok("raced"));
+        q.done(&"raced");
+        assert!(q.inner.lock().unwrap().failures.is_empty());
     }
 
     #[tokio::test(flavor = "current_thread")]
