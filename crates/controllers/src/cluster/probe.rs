@@ -87,7 +87,7 @@ const SENTINEL_WATCH_SECONDS: u32 = 290;
 impl Sentinel {
     /// Waits one probe period, or until the watch on the member breaks if it is healthy.
     async fn wait(&mut self, plane: &Client, cluster: &Cluster, config: ClusterControllerConfig, healthy: bool) {
-        let period = tokio::time::sleep(config.status_update_frequency);
+        let mut period = std::pin::pin!(tokio::time::sleep(config.status_update_frequency));
         if !healthy || self.refused || std::mem::take(&mut self.cut_short) {
             if let Some(w) = self.watch.take() {
                 w.abort();
@@ -105,7 +105,7 @@ impl Sentinel {
         }
         let watch = self.watch.as_mut().expect("set above");
         tokio::select! {
-            () = period => {}
+            () = &mut period => {}
             ended = watch => {
                 self.watch = None;
                 match ended {
@@ -113,9 +113,10 @@ impl Sentinel {
                         tracing::debug!(cluster = %cluster.metadata.name.as_deref().unwrap_or_default(), "cluster status: the member's connection broke; probing now");
                         self.cut_short = true;
                     }
+                    // The rest of this period, then probes on the period only.
                     Ok(Watched::Refused) | Err(_) => {
                         self.refused = true;
-                        tokio::time::sleep(config.status_update_frequency).await;
+                        period.await;
                     }
                 }
             }
