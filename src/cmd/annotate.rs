@@ -153,7 +153,7 @@ pub fn run(args: AnnotateArgs, ctx: &Context) -> anyhow::Result<()> {
             let shown = if local {
                 target.object.clone()
             } else {
-                let patch = serde_json::to_vec(&update::merge_patch(&before, &target.object))?;
+                let patch = serde_json::to_vec(&karmadactl_apimachinery::create_merge_patch(&before, &target.object))?;
                 let content = "application/merge-patch+json";
                 match update::patch(&connected.client, &target, content, patch, dry_run, &args.field_manager, None)
                     .await

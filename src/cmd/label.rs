@@ -193,7 +193,7 @@ pub fn run(args: LabelArgs, ctx: &Context) -> anyhow::Result<()> {
             let new = serde_json::to_string(&target.object)?;
             let message = change_message(&old, &new, args.overwrite);
             if dry_run != DryRun::Client && !args.list {
-                let patch = serde_json::to_vec(&update::merge_patch(&before, &target.object))?;
+                let patch = serde_json::to_vec(&karmadactl_apimachinery::create_merge_patch(&before, &target.object))?;
                 let sent = update::patch(
                     &connected.client,
                     &target,

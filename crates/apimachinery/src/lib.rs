@@ -53,6 +53,7 @@ pub use names::{
 };
 pub use patch::{
     DEFAULT_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, apply_json_patch, apply_json_patch_within, apply_merge_patch,
+    create_merge_patch,
 };
 pub use request_info::RequestInfo;
 pub use selector::{LabelSelector, Operator, Requirement, SelectorError};

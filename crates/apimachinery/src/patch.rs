@@ -146,6 +146,33 @@ fn check_growth(doc: &Value, op: &PatchOperation, max_copy_bytes: usize, copied:
     }
 }
 
+/// The JSON merge patch that turns `old` into `new` (kubectl's and client-go's
+/// `CreateMergePatch`): changed and added fields, `null` for removed ones; arrays and scalars
+/// are replaced whole. Two equal documents give `{}`.
+pub fn create_merge_patch(old: &Value, new: &Value) -> Value {
+    match (old, new) {
+        (Value::Object(o), Value::Object(n)) => {
+            let mut patch = Map::new();
+            for (k, v) in n {
+                match o.get(k) {
+                    Some(ov) if ov == v => {}
+                    Some(ov @ Value::Object(_)) if v.is_object() => {
+                        patch.insert(k.clone(), create_merge_patch(ov, v));
+                    }
+                    _ => {
+                        patch.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            for k in o.keys().filter(|k| !n.contains_key(*k)) {
+                patch.insert(k.clone(), Value::Null);
+            }
+            Value::Object(patch)
+        }
+        _ => new.clone(),
+    }
+}
+
 /// Applies an RFC 7386 merge patch to a copy of `original`; the patch must be a JSON object.
 pub fn apply_merge_patch(original: &Value, patch: &[u8]) -> Result<Value, ApiError> {
     let patch: Value = serde_json::from_slice(patch).map_err(decode_error)?;

@@ -97,6 +97,16 @@ fn undo_sequence_that_panics_json_patch_is_safe() {
 }
 
 #[test]
+fn created_merge_patches_carry_only_the_change() {
+    let old = json!({"metadata": {"labels": {"a": "1", "b": "2"}, "name": "x"}, "spec": {"r": [1]}});
+    let new = json!({"metadata": {"labels": {"a": "3", "c": "4"}, "name": "x"}, "spec": {"r": [1]}});
+    let patch = create_merge_patch(&old, &new);
+    assert_eq!(patch, json!({"metadata": {"labels": {"a": "3", "b": null, "c": "4"}}}));
+    assert_eq!(apply_merge_patch(&old, patch.to_string().as_bytes()), Ok(new));
+    assert_eq!(create_merge_patch(&old, &old), json!({}));
+}
+
+#[test]
 fn merge_patch_semantics() {
     let p = br#"{"metadata":{"labels":{"a":null,"b":"2"}},"spec":{"list":[9,null,{"k":null}],"new":{"x":null,"y":1}}}"#;
     assert_eq!(

@@ -47,7 +47,6 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
         });
     }
     let fully = !items.is_empty() && items.iter().all(|i| i.applied == Some(true));
-    let generation = binding.meta().generation;
     let wanted = items.clone();
     bindings::update_status(engine, key, |status| {
         let mut changed = false;
@@ -64,7 +63,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
                     true,
                     "FullyAppliedSuccess",
                     "All works have been successfully applied",
-                    generation,
+                    None,
                 )
             } else {
                 set_condition(
@@ -73,7 +72,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
                     false,
                     "FullyAppliedFailed",
                     "Failed to apply all works, see status.aggregatedStatus for details",
-                    generation,
+                    None,
                 )
             };
             status.conditions = Some(conditions);

@@ -4,14 +4,15 @@
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::api::{Api, ApiResource, DynamicObject, PostParams};
+use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
 
 use karmadactl_karmada_api::work::binding::{ResourceBindingSpec, TargetCluster};
 use karmadactl_karmada_api::work::binding_status::ResourceBindingStatus;
 use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding};
-use serde_json::Value;
+use karmadactl_apimachinery::create_merge_patch;
+use serde_json::{Value, json};
 
 use super::context::{BindingKey, Engine};
 use super::names;
@@ -109,10 +110,15 @@ impl Engine {
     }
 }
 
-/// Lets `change` edit the binding's status and writes it back with the version it was read
-/// at: first the newest copy the engine has (its cache, or what its own last write of this
-/// binding returned, which the cache may not show yet), then, after a conflict, a fresh read;
-/// `change` returning false means nothing to write.
+/// Lets `change` edit the binding's status and sends what it changed as a merge patch of the
+/// status subresource, as upstream's scheduler does (`GenMergePatch`). Each controller owns its
+/// own status fields (the scheduler `schedulerObservedGeneration`, the status controller
+/// `aggregatedStatus`), so a patch of those alone needs no resourceVersion and cannot conflict
+/// with another controller's write; `conditions` is one list the controllers share and a merge
+/// patch replaces lists whole, so a change to it carries the resourceVersion it was read at and
+/// is retried on a fresh read after a conflict. `change` starts from the newest copy the engine
+/// has (its cache, or what its own last write of this binding returned, which the cache may not
+/// show yet); returning false means nothing to write.
 pub async fn update_status(
     engine: &Engine,
     key: &BindingKey,
@@ -130,8 +136,9 @@ pub async fn update_status(
     }
     let api = key.api(&engine.client);
     let mut next = engine.newest_binding(key);
+    let mut conflict = None;
     for _ in 0..5 {
-        let mut obj = match next.take() {
+        let obj = match next.take() {
             Some(o) => o,
             None => match api.get_opt(&key.name).await? {
                 Some(o) => o,
@@ -140,20 +147,34 @@ pub async fn update_status(
         };
         let mut status: ResourceBindingStatus =
             obj.data.get("status").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default();
+        let before = serde_json::to_value(&status).unwrap_or(Value::Null);
         if !change(&mut status) {
             return Ok(());
         }
-        obj.data["status"] = serde_json::to_value(&status).unwrap_or(Value::Null);
-        match api.replace_status(&key.name, &PostParams::default(), &obj).await {
+        let after = serde_json::to_value(&status).unwrap_or(Value::Null);
+        let diff = create_merge_patch(&before, &after);
+        if diff.as_object().is_some_and(|d| d.is_empty()) {
+            return Ok(());
+        }
+        let mut metadata = json!({});
+        if let Some(uid) = &obj.metadata.uid {
+            metadata["uid"] = json!(uid);
+        }
+        if diff.get("conditions").is_some() {
+            metadata["resourceVersion"] = json!(obj.metadata.resource_version);
+        }
+        let patch = json!({"metadata": metadata, "status": diff});
+        match api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await {
             Ok(written) => {
                 engine.remember_binding(key, written);
                 return Ok(());
             }
-            Err(kube::Error::Api(e)) if e.code == 409 => continue,
+            Err(kube::Error::Api(e)) if e.code == 409 => conflict = Some(kube::Error::Api(e)),
             Err(e) => return Err(e),
         }
     }
-    Ok(())
+    // Still conflicting after five fresh reads: the controller's queue retries it.
+    conflict.map_or(Ok(()), Err)
 }
 
 fn version_of(meta: &ObjectMeta) -> u64 {

@@ -86,7 +86,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
                     true,
                     "Success",
                     "Binding has been scheduled successfully.",
-                    generation,
+                    None,
                 );
                 status.conditions = Some(conditions);
                 if status.scheduler_observed_generation != generation {
@@ -108,7 +108,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             bindings::update_status(engine, key, |status| {
                 let mut conditions = status.conditions.take().unwrap_or_default();
                 let changed =
-                    set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, generation);
+                    set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, None);
                 status.conditions = Some(conditions);
                 first = changed;
                 changed

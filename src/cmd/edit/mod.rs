@@ -439,7 +439,7 @@ impl Session<'_> {
             );
             ("application/strategic-merge-patch+json", Value::Object(patch))
         } else {
-            ("application/merge-patch+json", objects::update::merge_patch(&target.object, &edited))
+            ("application/merge-patch+json", karmadactl_apimachinery::create_merge_patch(&target.object, &edited))
         };
         let body = crate::output::to_compact_go_json(&patch).trim_end().to_string();
         if self.output_patch {

@@ -7,32 +7,6 @@ use serde_json::{Map, Value};
 use super::pairs::DryRun;
 use super::{Failure, Target};
 
-/// The JSON merge patch that turns `old` into `new` (kubectl's `CreateMergePatch`): changed
-/// and added fields, `null` for removed ones; arrays and scalars are replaced whole.
-pub fn merge_patch(old: &Value, new: &Value) -> Value {
-    match (old, new) {
-        (Value::Object(o), Value::Object(n)) => {
-            let mut patch = Map::new();
-            for (k, v) in n {
-                match o.get(k) {
-                    Some(ov) if ov == v => {}
-                    Some(ov @ Value::Object(_)) if v.is_object() => {
-                        patch.insert(k.clone(), merge_patch(ov, v));
-                    }
-                    _ => {
-                        patch.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-            for k in o.keys().filter(|k| !n.contains_key(*k)) {
-                patch.insert(k.clone(), Value::Null);
-            }
-            Value::Object(patch)
-        }
-        _ => new.clone(),
-    }
-}
-
 /// PATCHes the target with `content_type` and returns the object the server answered with.
 pub async fn patch(
     client: &kube::Client,
@@ -118,14 +92,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn merge_patches_carry_only_the_change() {
-        let old = json!({"metadata": {"labels": {"a": "1", "b": "2"}, "name": "x"}, "spec": {"r": [1]}});
-        let new = json!({"metadata": {"labels": {"a": "3", "c": "4"}, "name": "x"}, "spec": {"r": [1]}});
-        assert_eq!(merge_patch(&old, &new), json!({"metadata": {"labels": {"a": "3", "b": null, "c": "4"}}}));
-        assert_eq!(merge_patch(&old, &old), json!({}));
-    }
 
     #[test]
     fn listings_head_each_object_when_several() {
