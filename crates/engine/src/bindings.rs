@@ -8,10 +8,10 @@ use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Client, ResourceExt};
 
+use karmadactl_apimachinery::create_merge_patch;
 use karmadactl_karmada_api::work::binding::{ResourceBindingSpec, TargetCluster};
 use karmadactl_karmada_api::work::binding_status::ResourceBindingStatus;
 use karmadactl_karmada_api::work::{ClusterResourceBinding, ResourceBinding};
-use karmadactl_apimachinery::create_merge_patch;
 use serde_json::{Value, json};
 
 use super::context::{BindingKey, Engine};

@@ -107,8 +107,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), kub
             let mut first = false;
             bindings::update_status(engine, key, |status| {
                 let mut conditions = status.conditions.take().unwrap_or_default();
-                let changed =
-                    set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, None);
+                let changed = set_condition(&mut conditions, "Scheduled", false, "NoClusterFit", &e.message, None);
                 status.conditions = Some(conditions);
                 first = changed;
                 changed
