@@ -188,6 +188,25 @@ spec:
         all.extend(works.iter().map(|w| w["metadata"]["resourceVersion"].clone()));
         all
     };
+    // The Works' status (Applied, and what member2 reports) is written once after the apply,
+    // when the member's report has been gathered; settled means that has happened.
+    fleet.wait("member2's Works report their apply", || {
+        let works = fleet
+            .get("karmada-apiserver", &["works", "-n", "karmada-es-member2", "-l", "serviceimport.karmada.io/name=web"])
+            .unwrap_or_default();
+        let works = works["items"].as_array().cloned().unwrap_or_default();
+        let applied = |w: &Value| {
+            w["status"]["conditions"].as_array().into_iter().flatten().any(|c| {
+                c["type"] == "Applied"
+                    && c["status"] == "True"
+                    && c["observedGeneration"] == w["metadata"]["generation"]
+            })
+        };
+        match works.len() == 2 && works.iter().all(applied) {
+            true => Ok(()),
+            false => Err(format!("{works:?}")),
+        }
+    });
     let before = versions();
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert_eq!(versions(), before, "slices were rewritten while nothing changed");

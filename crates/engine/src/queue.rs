@@ -38,6 +38,8 @@ struct Inner<K> {
     failures: HashMap<K, u32>,
     /// Keys whose last failure was permanent, waiting for a change to queue them again.
     parked: HashSet<K>,
+    /// Keys [`Queue::add_batched`] will queue when their window ends.
+    batching: HashSet<K>,
 }
 
 impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
@@ -50,6 +52,7 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
                 dirty: HashSet::new(),
                 failures: HashMap::new(),
                 parked: HashSet::new(),
+                batching: HashSet::new(),
             }),
             notify: Notify::new(),
         })
@@ -189,6 +192,25 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
         }
     }
 
+    /// Queues `key` when `window` has passed, taking every further `add_batched` of it in the
+    /// meantime into that one: a burst of changes is handled once, after it (as kube's
+    /// endpoints controllers batch pod changes for `--endpoint-updates-batch-period`). A key
+    /// already waiting in the queue needs nothing more, as its handling reads the newest state.
+    pub fn add_batched(self: &Arc<Self>, key: K, window: Duration) {
+        {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            if inner.queued.contains(&key) || !inner.batching.insert(key.clone()) {
+                return;
+            }
+        }
+        let queue = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(window).await;
+            queue.inner.lock().unwrap_or_else(|e| e.into_inner()).batching.remove(&key);
+            queue.add(key);
+        });
+    }
+
     pub fn add_after(self: &Arc<Self>, key: K, delay: Duration) {
         let queue = self.clone();
         tokio::spawn(async move {
@@ -215,6 +237,30 @@ mod tests {
         q.done(&"b");
         q.add("a");
         assert_eq!(q.next().await, "a");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_of_batched_adds_is_handled_once_after_its_window() {
+        let q = Queue::new();
+        let window = Duration::from_secs(1);
+        let start = tokio::time::Instant::now();
+        q.add_batched("a", window);
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        q.add_batched("a", window);
+        q.add_batched("b", window);
+        assert_eq!(q.next().await, "a");
+        assert_eq!(start.elapsed(), window, "the window counts from the first change");
+        q.done(&"a");
+        assert_eq!(q.next().await, "b");
+        assert_eq!(start.elapsed(), Duration::from_millis(1400));
+        q.done(&"b");
+        // A key already waiting in the queue is not batched again.
+        q.add("c");
+        q.add_batched("c", window);
+        assert_eq!(q.next().await, "c");
+        q.done(&"c");
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        assert!(q.inner.lock().unwrap().pending.is_empty());
     }
 
     #[tokio::test]

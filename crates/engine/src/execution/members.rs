@@ -17,6 +17,10 @@ use tokio::task::JoinHandle;
 use crate::context::{Engine, WorkKey, follow_dynamic};
 use crate::names;
 
+/// How long the changes a member reports of one Work's objects (and the Work's own applies)
+/// are gathered before the Work's status is written (see `Queue::add_batched`).
+pub(crate) const MEMBER_STATUS_BATCH: Duration = Duration::from_secs(1);
+
 /// How long a member client is used before its credentials are read again.
 const CREDENTIALS_TTL: Duration = Duration::from_secs(60);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -198,7 +202,10 @@ impl Members {
                     engine.applied.forget(&key);
                     engine.queues.execute.add(key.clone());
                 }
-                engine.queues.work_status.add(key);
+                // A member reports a rollout in steps a moment apart (the object taken, its
+                // pods started, then ready): the Work's status is written once per burst, which
+                // spares a Work, binding and template status write for each step skipped.
+                engine.queues.work_status.add_batched(key, MEMBER_STATUS_BATCH);
             } else {
                 // An object Karmada does not manage changed or went: a Work that refused to
                 // take it over (a permanent failure, not retried on its own) may apply now.

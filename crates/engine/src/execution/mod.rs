@@ -33,6 +33,12 @@ pub struct Applied {
 }
 
 impl Applied {
+    /// Whether the Work's current generation was applied to its member without an error.
+    pub fn succeeded(&self, key: &WorkKey, work: &Work) -> bool {
+        let stamp = (work.uid().unwrap_or_default(), work.metadata.generation);
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).get(key).is_some_and(|s| *s == stamp)
+    }
+
     /// The member copy changed behind the engine's back (deleted): apply again.
     pub fn forget(&self, key: &WorkKey) {
         self.done.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
@@ -79,7 +85,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
     let client = match engine.members.client_for(engine, cluster_name, Some(&cluster)).await {
         Ok(c) => c,
         Err(e) => {
-            write_applied(engine, key, &work, Err(format!("cannot reach cluster {cluster_name}: {e}"))).await;
+            write_failed(engine, key, &work, &format!("cannot reach cluster {cluster_name}: {e}")).await;
             return Err(ReconcileError::Unreachable(e));
         }
     };
@@ -105,11 +111,15 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
             break;
         }
     }
-    write_applied(engine, key, &work, outcome.as_ref().map_err(ToString::to_string).copied()).await;
-    engine.queues.work_status.add(key.clone());
-    if outcome.is_ok() {
-        engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), stamp);
+    match &outcome {
+        Ok(()) => {
+            engine.applied.done.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), stamp);
+        }
+        Err(e) => write_failed(engine, key, &work, &e.to_string()).await,
     }
+    // The status is read after every apply (one that changed nothing in the member brings no
+    // event), gathered with what the member reports next: its pods starting, then ready.
+    engine.queues.work_status.add_batched(key.clone(), members::MEMBER_STATUS_BATCH);
     outcome
 }
 
@@ -326,20 +336,12 @@ async fn server_side_apply(
     client.request::<serde::de::IgnoredAny>(request).await.map(|_| ())
 }
 
-async fn write_applied(engine: &Engine, key: &WorkKey, work: &Work, outcome: Result<(), String>) {
+/// Writes a failed apply into the Work's `Applied` condition at once. A successful one is
+/// written by the work status controller together with the member's report of the objects
+/// (see [`Applied::succeeded`]): one write instead of two.
+async fn write_failed(engine: &Engine, key: &WorkKey, work: &Work, message: &str) {
     let mut conditions = work.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
-    let changed = match &outcome {
-        Ok(()) => set_condition(
-            &mut conditions,
-            "Applied",
-            true,
-            "AppliedSuccessful",
-            "Manifest has been successfully applied",
-            work.metadata.generation,
-        ),
-        Err(e) => set_condition(&mut conditions, "Applied", false, "AppliedFailed", e, work.metadata.generation),
-    };
-    if !changed {
+    if !set_condition(&mut conditions, "Applied", false, "AppliedFailed", message, work.metadata.generation) {
         return;
     }
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);

@@ -9,6 +9,7 @@ use karmadactl_karmada_api::work::workload::{ManifestStatus, ResourceIdentifier}
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::json;
 
+use crate::bindings::set_condition;
 use crate::context::{Engine, WorkKey};
 use crate::detector::gvk_of;
 use crate::error::ReconcileError;
@@ -60,11 +61,26 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
             health: Some(crate::interpreted::health(engine, &obj).await),
         });
     }
-    if current == statuses {
+    // A successful apply of this generation is reported here, with the objects' statuses, in
+    // one write (a failed one was written at once by the execution controller).
+    let mut conditions = work.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
+    let applied = engine.applied.succeeded(key, &work)
+        && set_condition(
+            &mut conditions,
+            "Applied",
+            true,
+            "AppliedSuccessful",
+            "Manifest has been successfully applied",
+            work.metadata.generation,
+        );
+    if current == statuses && !applied {
         return Ok(());
     }
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
-    let patch = json!({"status": {"manifestStatuses": statuses}});
+    let mut patch = json!({"status": {"manifestStatuses": statuses}});
+    if applied {
+        patch["status"]["conditions"] = json!(conditions);
+    }
     api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
     Ok(())
 }
