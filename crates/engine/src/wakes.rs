@@ -105,9 +105,14 @@ pub(super) fn on_override_policy<K>(engine: &Arc<Engine>, _: &K, _deleted: bool)
 /// binding controller filters with `GenerationChangedPredicate` and its scheduler ignores
 /// updates of an unchanged generation; without this every status write rendered the binding's
 /// Works again.
+///
+/// The binding status controller is woken by a binding only when it is first seen or its
+/// template reference changes, as upstream's (`rb_status_controller`'s predicate); otherwise
+/// by its Works' status changes and deletions ([`on_work`]). A new schedule alone rewrote the
+/// aggregated status with nothing to report yet for the new clusters.
 #[derive(Default)]
 pub(super) struct BindingWakes {
-    seen: Mutex<HashMap<BindingKey, u64>>,
+    seen: Mutex<HashMap<BindingKey, (u64, u64)>>,
 }
 
 impl BindingWakes {
@@ -122,17 +127,20 @@ impl BindingWakes {
     fn on_any(&self, engine: &Arc<Engine>, b: AnyBinding, deleted: bool) {
         let key = b.key();
         engine.binding_cached(&key, b.meta(), deleted);
-        let spec_changed = {
+        let (spec_changed, template_changed) = {
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
             if deleted {
                 seen.remove(&key);
-                true
+                (true, false)
             } else {
-                let mark = spec_mark(b.meta());
-                seen.insert(key, mark) != Some(mark)
+                let marks = (spec_mark(b.meta()), template_mark(&b.spec().resource));
+                match seen.insert(key, marks) {
+                    Some(before) => (before.0 != marks.0, before.1 != marks.1),
+                    None => (true, true),
+                }
             }
         };
-        wake_binding(engine, &b, spec_changed);
+        wake_binding(engine, &b, spec_changed, template_changed);
     }
 }
 
@@ -143,12 +151,19 @@ fn spec_mark(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) 
     h.finish()
 }
 
-/// A binding is looked at for the first time, when the engine starts.
-pub(super) fn on_binding(engine: &Arc<Engine>, b: &AnyBinding) {
-    wake_binding(engine, b, true);
+/// Which template the binding stands for, and at which version.
+fn template_mark(r: &karmadactl_karmada_api::work::binding::ObjectReference) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    (&r.api_version, &r.kind, &r.namespace, &r.name, &r.uid, &r.resource_version).hash(&mut h);
+    h.finish()
 }
 
-fn wake_binding(engine: &Arc<Engine>, b: &AnyBinding, spec_changed: bool) {
+/// A binding is looked at for the first time, when the engine starts.
+pub(super) fn on_binding(engine: &Arc<Engine>, b: &AnyBinding) {
+    wake_binding(engine, b, true, true);
+}
+
+fn wake_binding(engine: &Arc<Engine>, b: &AnyBinding, spec_changed: bool, template_changed: bool) {
     detector::follow_binding_kinds(engine, b);
     let key = b.key();
     if spec_changed {
@@ -163,7 +178,9 @@ fn wake_binding(engine: &Arc<Engine>, b: &AnyBinding, spec_changed: bool) {
     if b.spec().failover.as_ref().is_some_and(|f| f.application.is_some()) {
         engine.queues.application_failover.add(key.clone());
     }
-    engine.queues.binding_status.add(key);
+    if template_changed {
+        engine.queues.binding_status.add(key);
+    }
 }
 
 pub(super) fn on_work(engine: &Arc<Engine>, w: &Work, deleted: bool) {
@@ -177,7 +194,11 @@ pub(super) fn on_work(engine: &Arc<Engine>, w: &Work, deleted: bool) {
         if deleted {
             engine.queues.binding.add(b.clone());
         }
-        engine.queues.binding_status.add(b);
+        // A new Work has nothing to report yet (upstream's status controller ignores creates);
+        // its first status, a later change or its deletion is what the binding shows.
+        if deleted || w.status.is_some() {
+            engine.queues.binding_status.add(b);
+        }
     } else if deleted
         && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL)
         && let Some(ns) = w
