@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use karmadactl_karmada_api::wellknown;
 use karmadactl_karmada_api::work::binding_status::AggregatedStatusItem;
-use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
 
@@ -29,12 +28,12 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &BindingKey) -> Result<(), Rec
     let Some(id) = binding.permanent_id().map(str::to_string) else {
         return Ok(());
     };
-    let works = engine.work_index.of_binding(&engine.caches.works, key.id_label(), &id);
+    let works = engine.work_index.reports_of_binding(&engine.caches.works, key.id_label(), &id);
     let targets = binding.spec().clusters.clone().unwrap_or_default();
     let mut items = vec![];
     for t in &targets {
         let namespace = wellknown::execution_space(&t.name);
-        let work = works.iter().find(|w| w.namespace().as_deref() == Some(namespace.as_str()));
+        let work = works.iter().find(|w| w.metadata.namespace.as_deref() == Some(namespace.as_str()));
         let applied =
             work.and_then(|w| w.status.as_ref()?.conditions.as_ref()?.iter().find(|c| c.type_ == "Applied").cloned());
         let manifest = work.and_then(|w| w.status.as_ref()?.manifest_statuses.as_ref()?.first().cloned());

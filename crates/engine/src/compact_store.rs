@@ -154,6 +154,23 @@ impl<K: Resource + DeserializeOwned> CompactStore<K> {
         Self::decode(&json)
     }
 
+    /// The object `r` names, decoded as `T`: a view of the fields a reader needs, whose
+    /// decoding skips the rest of the text without building it.
+    pub fn get_as<T: DeserializeOwned>(&self, r: &ObjectRef<K>) -> Option<T>
+    where
+        K::DynamicType: Eq + std::hash::Hash + Clone,
+    {
+        let key: Key = (r.namespace.as_deref().map(Into::into), r.name.as_str().into());
+        let json = self.shared.objects.read().unwrap_or_else(|e| e.into_inner()).get(&key).map(|e| e.json.clone())?;
+        match serde_json::from_slice(&json) {
+            Ok(view) => Some(view),
+            Err(e) => {
+                tracing::warn!(error = %e, "a cached object could not be decoded");
+                None
+            }
+        }
+    }
+
     /// The names and labels of every object, in key order, decoding none.
     pub fn metas(&self) -> Vec<Meta> {
         let objects = self.shared.objects.read().unwrap_or_else(|e| e.into_inner());

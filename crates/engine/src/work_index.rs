@@ -9,9 +9,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use karmadactl_karmada_api::work::Work;
+use karmadactl_karmada_api::work::workload::WorkStatus;
 use kube::ResourceExt;
 use kube::runtime::reflector::ObjectRef;
+use serde::Deserialize;
 
 use super::compact_store::CompactStore;
 
@@ -25,6 +28,15 @@ enum Tag {
     Binding(&'static str, String),
     /// A namespace-sync Work, by its name (the same in every execution namespace).
     NamespaceSync(String),
+}
+
+/// A Work's metadata and status without its manifests: what the status controllers read,
+/// decoded without building the workload the Work carries.
+#[derive(Deserialize)]
+pub struct WorkReport {
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub status: Option<WorkStatus>,
 }
 
 #[derive(Default)]
@@ -66,19 +78,40 @@ impl WorkIndex {
 
     /// The cached Works carrying the binding permanent-id `label` with value `id`.
     pub fn of_binding(&self, store: &CompactStore<Work>, label: &'static str, id: &str) -> Vec<Arc<Work>> {
-        self.lookup(store, &Tag::Binding(label, id.to_string()), |w| {
-            w.labels().get(label).map(String::as_str) == Some(id)
-        })
+        let tag = Tag::Binding(label, id.to_string());
+        self.lookup(store, &tag, |r| store.get(r), |w| w.labels().get(label).map(String::as_str) == Some(id))
+    }
+
+    /// The metadata and status of the cached Works carrying the binding permanent-id `label`
+    /// with value `id`.
+    pub fn reports_of_binding(&self, store: &CompactStore<Work>, label: &'static str, id: &str) -> Vec<WorkReport> {
+        let tag = Tag::Binding(label, id.to_string());
+        self.lookup(
+            store,
+            &tag,
+            |r| store.get_as::<WorkReport>(r),
+            |w| w.metadata.labels.as_ref().and_then(|l| l.get(label)).map(String::as_str) == Some(id),
+        )
     }
 
     /// The cached namespace-sync Works named `name`.
     pub fn namespace_sync(&self, store: &CompactStore<Work>, name: &str) -> Vec<Arc<Work>> {
-        self.lookup(store, &Tag::NamespaceSync(name.to_string()), |w| {
-            w.name_any() == name && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL)
-        })
+        let tag = Tag::NamespaceSync(name.to_string());
+        self.lookup(
+            store,
+            &tag,
+            |r| store.get(r),
+            |w| w.name_any() == name && w.labels().contains_key(names::NAMESPACE_SYNC_LABEL),
+        )
     }
 
-    fn lookup(&self, store: &CompactStore<Work>, tag: &Tag, matches: impl Fn(&Work) -> bool) -> Vec<Arc<Work>> {
+    fn lookup<T>(
+        &self,
+        store: &CompactStore<Work>,
+        tag: &Tag,
+        read: impl Fn(&ObjectRef<Work>) -> Option<T>,
+        matches: impl Fn(&T) -> bool,
+    ) -> Vec<T> {
         let keys: Vec<WorkKey> = {
             let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             inner.works.get(tag).map(|s| s.iter().cloned().collect()).unwrap_or_default()
@@ -86,7 +119,7 @@ impl WorkIndex {
         let mut found = vec![];
         let mut gone = vec![];
         for key in keys {
-            match store.get(&object_ref(&key)) {
+            match read(&object_ref(&key)) {
                 Some(w) if matches(&w) => found.push(w),
                 Some(_) => {}
                 None => gone.push(key),
@@ -169,6 +202,29 @@ mod tests {
 
     const RB: &str = names::RB_PERMANENT_ID_LABEL;
     const CRB: &str = names::CRB_PERMANENT_ID_LABEL;
+
+    #[test]
+    fn reports_carry_a_works_metadata_and_status_without_its_manifests() {
+        let mut writer = Writer::<Work>::default();
+        let store = writer.as_reader();
+        let index = WorkIndex::default();
+        let mut a = work("karmada-es-a", "w", &[(RB, "one")]);
+        a.spec =
+            serde_json::from_value(serde_json::json!({"workload": {"manifests": [{"kind": "Deployment"}]}})).unwrap();
+        a.status = serde_json::from_value(serde_json::json!({"conditions": [{
+            "type": "Applied", "status": "True", "reason": "AppliedSuccessful", "message": "",
+            "lastTransitionTime": "2026-01-01T00:00:00Z", "observedGeneration": 3,
+        }]}))
+        .unwrap();
+        let other = work("karmada-es-b", "w", &[(RB, "two")]);
+        apply(&mut writer, &index, &a, false);
+        apply(&mut writer, &index, &other, false);
+        let reports = index.reports_of_binding(&store, RB, "one");
+        assert_eq!(reports.len(), 1);
+        assert_eq!(reports[0].metadata.namespace.as_deref(), Some("karmada-es-a"));
+        assert_eq!(reports[0].status, a.status);
+        assert!(index.reports_of_binding(&store, RB, "three").is_empty());
+    }
 
     #[test]
     fn works_are_found_by_their_binding_until_relabelled_or_deleted() {
