@@ -149,9 +149,7 @@ impl<K: Resource + DeserializeOwned> CompactStore<K> {
     where
         K::DynamicType: Eq + std::hash::Hash + Clone,
     {
-        let key: Key = (r.namespace.as_deref().map(Into::into), r.name.as_str().into());
-        let json = self.shared.objects.read().unwrap_or_else(|e| e.into_inner()).get(&key).map(|e| e.json.clone())?;
-        Self::decode(&json)
+        self.get_as::<K>(r).map(Arc::new)
     }
 
     /// The object `r` names, decoded as `T`: a view of the fields a reader needs, whose

@@ -30,6 +30,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
     let current = work.status.as_ref().and_then(|s| s.manifest_statuses.clone()).unwrap_or_default();
     let id = work_id(&work);
     let mut statuses = vec![];
+    let mut unreadable = None;
     for (ordinal, manifest) in manifests.iter().enumerate() {
         let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
         let gvk = gvk_of(api_version, manifest["kind"].as_str().unwrap_or_default());
@@ -55,9 +56,19 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
             continue;
         };
         let obj = crate::interpreted::object_value(&gvk, &obj);
+        let status = match engine.interpreter.reflect_status(&obj).await {
+            Ok(status) => status,
+            Err(e) => {
+                // A status the interpreter cannot read (a webhook down) keeps the last one
+                // reported and is retried; the apply is still reported below.
+                unreadable.get_or_insert(e);
+                statuses.extend(current.iter().find(|s| s.identifier == identifier).cloned());
+                continue;
+            }
+        };
         statuses.push(ManifestStatus {
             identifier,
-            status: engine.interpreter.reflect_status(&obj).await?,
+            status,
             health: Some(crate::interpreted::health(engine, &obj).await),
         });
     }
@@ -74,7 +85,7 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
             work.metadata.generation,
         );
     if current == statuses && !applied {
-        return Ok(());
+        return unreadable.map_or(Ok(()), |e| Err(e.into()));
     }
     let api: Api<Work> = Api::namespaced(engine.client.clone(), &key.namespace);
     let mut patch = json!({"status": {"manifestStatuses": statuses}});
@@ -82,5 +93,5 @@ pub async fn reconcile(engine: &Arc<Engine>, key: &WorkKey) -> Result<(), Reconc
         patch["status"]["conditions"] = json!(conditions);
     }
     api.patch_status(&key.name, &PatchParams::default(), &Patch::Merge(&patch)).await?;
-    Ok(())
+    unreadable.map_or(Ok(()), |e| Err(e.into()))
 }
