@@ -109,9 +109,12 @@ fn a_federated_quota_splits_into_members_and_refuses_what_exceeds_overall() {
     let (code, body) = fleet.post(DEPLOYMENTS, &deployment("fits", 2));
     assert_eq!(code, 201, "{body}");
     fleet.apply(TO_MEMBER1);
+    // Each member's quota reports through its own Work, whose status is written at the end of
+    // a one-second window: both members have reported once both entries are there.
     let status = fleet.wait("member1's two pods counted in the quota's status", || {
         let s = quota_status(&fleet);
-        if s["overallUsed"]["pods"] == "2" { Ok(s) } else { Err(s.to_string()) }
+        let reported = s["aggregatedStatus"].as_array().map_or(0, Vec::len);
+        if s["overallUsed"]["pods"] == "2" && reported == 2 { Ok(s) } else { Err(s.to_string()) }
     });
     assert_eq!(status["overall"], json!({"cpu": "2", "pods": "10"}));
     assert_eq!(
