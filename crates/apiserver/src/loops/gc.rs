@@ -23,6 +23,8 @@ use super::gc_graph::{Action, Graph, Node};
 
 const PREFIX: &str = "/registry/";
 pub const TOMBSTONES: &str = "/gc/tombstones/";
+/// Objects read per page when the collector lists the store.
+const LIST_PAGE: usize = 500;
 /// How often the plan is re-run without a change, so failed writes are retried.
 const RETRY: Duration = Duration::from_secs(5);
 
@@ -43,10 +45,14 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
     loop {
         let listed = async {
             let (tombs, _) = store_access::list_all_stored(state, TOMBSTONES).await?;
-            let (kvs, rev) = store_access::list_all_stored(state, PREFIX).await?;
-            Ok::<_, karmadactl_apimachinery::ApiError>((tombs, kvs, rev))
+            // The graph keeps a few names of each object: reading the whole store in one piece
+            // held every object's bytes at once, the largest allocation of a restart.
+            let mut nodes = Vec::new();
+            let rev =
+                store_access::for_each_stored(state, PREFIX, Some(LIST_PAGE), |kv| nodes.extend(node(&kv))).await?;
+            Ok::<_, karmadactl_apimachinery::ApiError>((tombs, nodes, rev))
         };
-        let (tombs, kvs, rev) = match listed.await {
+        let (tombs, nodes, rev) = match listed.await {
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!(error = %e.message, "garbage collector: listing failed; retrying");
@@ -57,7 +63,7 @@ async fn follow(state: &Arc<ApiState>, graph: &Mutex<Graph>, wake: &Notify) {
         let gone = {
             let mut g = graph.lock().unwrap_or_else(|p| p.into_inner());
             g.tombstones.extend(tombs.iter().filter_map(|kv| kv.key.strip_prefix(TOMBSTONES).map(str::to_string)));
-            g.replace(kvs.iter().filter_map(node).collect())
+            g.replace(nodes)
         };
         for uid in gone {
             remember(state, &uid).await;

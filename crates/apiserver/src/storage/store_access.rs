@@ -134,18 +134,31 @@ pub async fn list_all(state: &ApiState, prefix: &str) -> Result<(Vec<Value>, i64
 
 /// Every stored value under a prefix at the latest revision, undecoded.
 pub async fn list_all_stored(state: &ApiState, prefix: &str) -> Result<(Vec<KeyValue>, i64), ApiError> {
-    use karmadactl_store::ListOptions;
     let mut out = Vec::new();
-    let mut opts = ListOptions::default();
+    let revision = for_each_stored(state, prefix, None, |kv| out.push(kv)).await?;
+    Ok((out, revision))
+}
+
+/// Hands every stored value under a prefix to `f`, from one snapshot, reading `page` values at
+/// a time (`None`: all at once). Returns the snapshot's revision. A reader that keeps only a
+/// little of each value pages, so it never holds the whole prefix's bytes at once.
+pub async fn for_each_stored(
+    state: &ApiState,
+    prefix: &str,
+    page: Option<usize>,
+    mut f: impl FnMut(KeyValue),
+) -> Result<i64, ApiError> {
+    use karmadactl_store::ListOptions;
+    let mut opts = ListOptions { limit: page, skip_remaining_count: true, ..ListOptions::default() };
     loop {
-        let page = state.store.list(prefix, opts.clone()).await.map_err(|e| store_error(e, "", prefix, ""))?;
-        out.extend(page.items);
-        match page.continue_after {
+        let listed = state.store.list(prefix, opts.clone()).await.map_err(|e| store_error(e, "", prefix, ""))?;
+        listed.items.into_iter().for_each(&mut f);
+        match listed.continue_after {
             Some(after) => {
                 opts.start_after = Some(after);
-                opts.revision = Some(page.revision);
+                opts.revision = Some(listed.revision);
             }
-            None => return Ok((out, page.revision)),
+            None => return Ok(listed.revision),
         }
     }
 }
