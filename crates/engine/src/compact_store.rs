@@ -230,6 +230,13 @@ impl<K> CompactStore<K> {
     }
 
     /// Waits for the first list to be complete.
+    /// Turns true once the first list is in; any number of tasks may wait on it (kube's
+    /// `Store::wait_until_ready` wakes only the task that polled it last). The wait fails
+    /// when the writer goes first.
+    pub fn listed(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.ready.clone()
+    }
+
     pub async fn wait_until_ready(&self) -> Result<(), WriterDropped> {
         let mut ready = self.ready.clone();
         ready.wait_for(|r| *r).await.map(|_| ()).map_err(|_| WriterDropped)
@@ -295,5 +302,36 @@ mod tests {
         let (store, writer) = store::<Work>();
         drop(writer);
         assert!(store.wait_until_ready().await.is_err());
+    }
+
+    /// Every apply waiting for a member's first list goes on once it is in, not only the one
+    /// that looked last.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_waiter_hears_of_the_first_list() {
+        let (store, mut writer) = store::<Work>();
+        let listed = store.listed();
+        let waiters: Vec<_> = (0..16)
+            .map(|_| {
+                let mut listed = listed.clone();
+                tokio::spawn(async move { listed.wait_for(|done| *done).await.is_ok() })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        assert!(!*listed.borrow(), "nothing was listed yet");
+        writer.apply_watcher_event(&watcher::Event::Init);
+        writer.apply_watcher_event(&watcher::Event::InitDone);
+        // A waiter that is never woken would hold this forever; 30 s only bounds the failure.
+        let woken = tokio::time::timeout(std::time::Duration::from_secs(30), futures::future::join_all(waiters))
+            .await
+            .expect("every waiter is woken once the first list is in");
+        assert_eq!(woken.iter().filter(|w| matches!(w, Ok(true))).count(), 16);
+    }
+
+    #[tokio::test]
+    async fn a_watcher_that_goes_before_its_first_list_never_reports_one() {
+        let (store, writer) = store::<Work>();
+        let mut listed = store.listed();
+        drop(writer);
+        assert!(listed.wait_for(|done| *done).await.is_err(), "the signal ends without turning true");
     }
 }

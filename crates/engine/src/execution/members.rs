@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::wellknown;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
-use kube::runtime::reflector::{ObjectRef, Store};
+use kube::runtime::reflector::ObjectRef;
 use kube::runtime::watcher;
 use kube::{Client, ResourceExt};
 use tokio::task::JoinHandle;
 
-use crate::context::{Engine, WorkKey, follow_dynamic};
+use crate::compact_store::CompactStore;
+use crate::context::{Engine, WorkKey, follow_dynamic_compact};
 use crate::names;
 
 /// How long the changes a member reports of one Work's objects (and the Work's own applies)
@@ -52,10 +53,10 @@ impl Drop for Member {
 /// A watcher on one kind in one member.
 struct Watched {
     resource: ApiResource,
-    store: Store<DynamicObject>,
-    /// Turns true once the first list is in the cache. kube's `Store::wait_until_ready` wakes
-    /// only the task that polled it last, so with several applies waiting the others slept
-    /// until their timeout; one task waits there and tells them all through this channel.
+    /// Kept as JSON text: a member copy decoded is several times its size, and the engine
+    /// holds one per propagated object (docs/performance.md, "Cluster failover").
+    store: CompactStore<DynamicObject>,
+    /// Turns true once the first list is in the cache, for any number of waiting applies.
     listed: tokio::sync::watch::Receiver<bool>,
     task: JoinHandle<()>,
 }
@@ -188,7 +189,7 @@ impl Members {
         let api: Api<DynamicObject> = Api::all_with(member.client.clone(), resource);
         let weak = Arc::downgrade(engine);
         let space = wellknown::execution_space(cluster);
-        let (store, task) = follow_dynamic(api, resource.clone(), watcher::Config::default(), move |obj, deleted| {
+        let (store, task) = follow_dynamic_compact(api, watcher::Config::default(), move |obj, deleted| {
             let Some(engine) = weak.upgrade() else {
                 return;
             };
@@ -212,7 +213,7 @@ impl Members {
                 engine.queues.execute.wake_parked(|k| k.namespace == space);
             }
         });
-        let listed = first_list(store.clone());
+        let listed = store.listed();
         member.watched.insert(gvk.clone(), Watched { resource: resource.clone(), store, listed, task });
     }
 
@@ -265,67 +266,12 @@ impl Members {
     }
 }
 
-type Followed = (ApiResource, Store<DynamicObject>, tokio::sync::watch::Receiver<bool>, bool);
-
-/// Turns true once `store` holds its first list, for any number of waiting tasks. One task
-/// waits on the store itself (see [`Watched::listed`]); it ends with the watcher, whose cache
-/// writer then goes and the wait fails.
-fn first_list<K>(store: Store<K>) -> tokio::sync::watch::Receiver<bool>
-where
-    K: kube::Resource + Clone + Send + Sync + 'static,
-    K::DynamicType: Eq + std::hash::Hash + Clone + Send + Sync,
-{
-    let (tell, listed) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        if store.wait_until_ready().await.is_ok() {
-            let _ = tell.send(true);
-        }
-    });
-    listed
-}
+type Followed = (ApiResource, CompactStore<DynamicObject>, tokio::sync::watch::Receiver<bool>, bool);
 
 fn object_ref(resource: ApiResource, namespace: Option<&str>, name: &str) -> ObjectRef<DynamicObject> {
     let r = ObjectRef::new_with(name, resource);
     match namespace {
         Some(ns) => r.within(ns),
         None => r,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use k8s_openapi::api::core::v1::ConfigMap;
-    use kube::runtime::{reflector, watcher};
-
-    /// Every apply waiting for a member's first list goes on once it is in, not only the one
-    /// that looked last.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn every_waiter_hears_of_the_first_list() {
-        let (store, mut writer) = reflector::store::<ConfigMap>();
-        let listed = first_list(store);
-        let waiters: Vec<_> = (0..16)
-            .map(|_| {
-                let mut listed = listed.clone();
-                tokio::spawn(async move { listed.wait_for(|done| *done).await.is_ok() })
-            })
-            .collect();
-        tokio::task::yield_now().await;
-        assert!(!*listed.borrow(), "nothing was listed yet");
-        writer.apply_watcher_event(&watcher::Event::Init);
-        writer.apply_watcher_event(&watcher::Event::InitDone);
-        // A waiter that is never woken would hold this forever; 30 s only bounds the failure.
-        let woken = tokio::time::timeout(Duration::from_secs(30), futures::future::join_all(waiters))
-            .await
-            .expect("every waiter is woken once the first list is in");
-        assert_eq!(woken.iter().filter(|w| matches!(w, Ok(true))).count(), 16);
-    }
-
-    #[tokio::test]
-    async fn a_watcher_that_goes_before_its_first_list_never_reports_one() {
-        let (store, writer) = reflector::store::<ConfigMap>();
-        let mut listed = first_list(store);
-        drop(writer);
-        assert!(listed.wait_for(|done| *done).await.is_err(), "the signal ends without turning true");
     }
 }
