@@ -14,6 +14,9 @@
 //! docs/performance.md. ENGINE_SCALE_MEMBERS, ENGINE_SCALE_FIRST and ENGINE_SCALE_TOTAL shrink
 //! the run for a trial; ENGINE_SCALE_WAIT (seconds, default 900) bounds each wait for the
 //! members to hold every object, which a slow machine may need longer.
+//! ENGINE_SCALE_RESTART_HEAPTRACK=<file> records the restarted plane's allocations with heaptrack
+//! (a build with `--features system-allocator`, since heaptrack sees only malloc); read the file
+//! with `heaptrack_interpret < file | zstd > trace.zst` and `heaptrack_print trace.zst`.
 //! ENGINE_SCALE_DATASTORE=etcd runs the plane on a 3-member etcd cluster on loopback (the
 //! `etcd` binary and a build with `--features etcd`) instead of SQLite.
 
@@ -52,6 +55,9 @@ const IN_FLIGHT: usize = 32;
 /// Concurrent `karmadactl join` processes.
 const JOINS_IN_FLIGHT: usize = 4;
 const SETTLE: Duration = Duration::from_secs(5);
+/// heaptrack's malloc hook, loaded into the restarted plane when ENGINE_SCALE_RESTART_HEAPTRACK
+/// names a file for its raw trace.
+const HEAPTRACK_PRELOAD: &str = "/usr/lib/heaptrack/libheaptrack_preload.so";
 /// How long after part B the plane's RSS is read again, to see what it gives back.
 const AFTER_LOAD: Duration = Duration::from_secs(60);
 
@@ -372,6 +378,9 @@ async fn run(p: &Params) -> anyhow::Result<Report> {
     let restart = |listen: &str| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_karmadactl"));
         cmd.args(["controlplane", "serve", "--listen", listen, "--data-dir"]).arg(&plane_dir).args(&store_flags);
+        if let Some(raw) = std::env::var_os("ENGINE_SCALE_RESTART_HEAPTRACK") {
+            cmd.env("LD_PRELOAD", HEAPTRACK_PRELOAD).env("DUMP_HEAPTRACK_OUTPUT", raw);
+        }
         Proc::spawn(cmd, &plane_dir.with_extension("log"))
     };
     let (mut plane_proc, same_port) = match restart(&format!("127.0.0.1:{port}")) {

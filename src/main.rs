@@ -4,7 +4,9 @@
 /// small values on every request and watch event, and glibc's free lists cost it about a
 /// quarter of its CPU (docs/performance.md, "Cluster failover"). mimalloc hands freed pages back
 /// to the OS by itself; SQLite's C code keeps the C library's malloc, which
-/// `freed_memory::release` trims.
+/// `freed_memory::release` trims. The `system-allocator` feature keeps the C library's malloc
+/// for heap profilers that hook it (heaptrack).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
