@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 /// The plane's write requests so far (every verb but get, list and watch), by the labels of
-/// `apiserver_request_total` (verb, resource, code).
+/// `apiserver_request_total` (verb, resource, subresource, code).
 pub async fn writes(plane: &kube::Client) -> HashMap<String, u64> {
     let request = http::Request::get("/metrics").body(vec![]).unwrap();
     let text = plane.request_text(request).await.unwrap_or_default();

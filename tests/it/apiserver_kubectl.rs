@@ -203,7 +203,7 @@ fn health_checks_and_metrics() {
     // The plane's own controllers also create configmaps (kube-public/cluster-info), so count
     // the difference one create makes.
     let creates = |metrics: &str| -> u64 {
-        let key = "apiserver_request_total{code=\"201\",resource=\"configmaps\",verb=\"create\"} ";
+        let key = "apiserver_request_total{code=\"201\",resource=\"configmaps\",subresource=\"\",verb=\"create\"} ";
         metrics.lines().find_map(|l| l.strip_prefix(key)).map_or(0, |v| v.trim().parse().unwrap())
     };
     let before = creates(&plane.kubectl_ok(&["get", "--raw", "/metrics"]));
@@ -212,7 +212,7 @@ fn health_checks_and_metrics() {
     let metrics = plane.kubectl_ok(&["get", "--raw", "/metrics"]);
     assert_eq!(creates(&metrics), before + 1, "{metrics}");
     assert!(
-        metrics.contains("apiserver_request_total{code=\"200\",resource=\"configmaps\",verb=\"get\"}"),
+        metrics.contains("apiserver_request_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"get\"}"),
         "{metrics}"
     );
     assert!(

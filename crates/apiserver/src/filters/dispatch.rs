@@ -84,6 +84,7 @@ async fn handle(State(state): State<Arc<ApiState>>, req: Request) -> Response {
     let info = RequestInfo::parse(parts.method.as_str(), &path, &raw_query);
     let verb = info.verb.clone();
     let resource_label = if info.is_resource_request { info.resource.clone() } else { String::new() };
+    let subresource_label = if info.is_resource_request { info.subresource.clone() } else { String::new() };
 
     let response = match serve(&state, conn.as_ref(), parts, body, info).await {
         Ok(r) => r,
@@ -91,9 +92,21 @@ async fn handle(State(state): State<Arc<ApiState>>, req: Request) -> Response {
     };
     // Watches are long; their latency is not a request latency.
     if verb != "watch" {
-        state.metrics.record_request(&verb, &resource_label, response.status().as_u16(), started.elapsed());
+        state.metrics.record_request(
+            &verb,
+            &resource_label,
+            &subresource_label,
+            response.status().as_u16(),
+            started.elapsed(),
+        );
     } else {
-        state.metrics.record_request(&verb, &resource_label, response.status().as_u16(), std::time::Duration::ZERO);
+        state.metrics.record_request(
+            &verb,
+            &resource_label,
+            &subresource_label,
+            response.status().as_u16(),
+            std::time::Duration::ZERO,
+        );
     }
     response
 }

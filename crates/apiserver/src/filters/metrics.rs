@@ -49,7 +49,8 @@ impl Histogram {
 /// All metrics of one server.
 #[derive(Default)]
 pub struct Metrics {
-    requests: Mutex<BTreeMap<(String, String, u16), u64>>,
+    /// By (verb, resource, subresource, code).
+    requests: Mutex<BTreeMap<(String, String, String, u16), u64>>,
     latency: Mutex<BTreeMap<(String, String), Histogram>>,
     commit: Mutex<Histogram>,
     open_watches: AtomicI64,
@@ -65,9 +66,9 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    pub fn record_request(&self, verb: &str, resource: &str, code: u16, elapsed: Duration) {
+    pub fn record_request(&self, verb: &str, resource: &str, subresource: &str, code: u16, elapsed: Duration) {
         if let Ok(mut m) = self.requests.lock() {
-            *m.entry((verb.to_string(), resource.to_string(), code)).or_default() += 1;
+            *m.entry((verb.to_string(), resource.to_string(), subresource.to_string(), code)).or_default() += 1;
         }
         if let Ok(mut m) = self.latency.lock() {
             m.entry((verb.to_string(), resource.to_string())).or_default().observe(elapsed.as_secs_f64());
@@ -164,9 +165,16 @@ impl Metrics {
             &mut out,
             "apiserver_request_total",
             "counter",
-            "Counter of apiserver requests broken out by verb, resource and HTTP response code.",
+            "Counter of apiserver requests broken out by verb, resource, subresource and HTTP response code.",
         );
-        render_by_code(&mut out, "apiserver_request_total", "", &self.requests);
+        if let Ok(m) = self.requests.lock() {
+            for ((verb, resource, subresource, code), n) in m.iter() {
+                let _ = writeln!(
+                    out,
+                    "apiserver_request_total{{code=\"{code}\",resource=\"{resource}\",subresource=\"{subresource}\",verb=\"{verb}\"}} {n}"
+                );
+            }
+        }
         out.push_str("# HELP apiserver_request_duration_seconds Response latency distribution in seconds by verb and resource.\n");
         out.push_str("# TYPE apiserver_request_duration_seconds histogram\n");
         if let Ok(m) = self.latency.lock() {
@@ -221,12 +229,24 @@ mod tests {
     #[test]
     fn renders_counts_histograms_and_gauges() {
         let m = std::sync::Arc::new(Metrics::default());
-        m.record_request("get", "configmaps", 200, Duration::from_millis(3));
-        m.record_request("get", "configmaps", 404, Duration::from_millis(1));
+        m.record_request("get", "configmaps", "", 200, Duration::from_millis(3));
+        m.record_request("get", "configmaps", "", 404, Duration::from_millis(1));
+        m.record_request("patch", "deployments", "status", 200, Duration::from_millis(1));
         let guard = m.watch_opened();
         let text = m.render();
-        assert!(text.contains("apiserver_request_total{code=\"200\",resource=\"configmaps\",verb=\"get\"} 1"));
-        assert!(text.contains("apiserver_request_total{code=\"404\",resource=\"configmaps\",verb=\"get\"} 1"));
+        assert!(
+            text.contains(
+                "apiserver_request_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"get\"} 1"
+            )
+        );
+        assert!(
+            text.contains(
+                "apiserver_request_total{code=\"404\",resource=\"configmaps\",subresource=\"\",verb=\"get\"} 1"
+            )
+        );
+        assert!(text.contains(
+            "apiserver_request_total{code=\"200\",resource=\"deployments\",subresource=\"status\",verb=\"patch\"} 1"
+        ));
         assert!(text.contains(
             "apiserver_request_duration_seconds_bucket{resource=\"configmaps\",verb=\"get\",le=\"0.005\"} 2"
         ));
