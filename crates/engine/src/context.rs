@@ -82,6 +82,14 @@ pub struct Queues {
     pub federated_quota: Arc<Queue<crate::federated_quota::QuotaKey>>,
 }
 
+impl Queues {
+    /// Whether a queue on the way from a template to its member copies (detection,
+    /// scheduling, the binding controller, execution) has keys waiting or being handled.
+    pub fn propagating(&self) -> bool {
+        self.detect.is_busy() || self.schedule.is_busy() || self.binding.is_busy() || self.execute.is_busy()
+    }
+}
+
 /// Which clusters this engine executes Works for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {

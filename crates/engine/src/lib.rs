@@ -96,6 +96,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Duration;
 
 use kube::api::Api;
 use kube::runtime::reflector::Store;
@@ -274,7 +275,7 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
     engine.spawn(federated_hpa::start(&engine));
     engine.spawn(cron_federated_hpa::start(&engine));
     let mut workers = vec![];
-    for _ in 0..WORKERS {
+    for i in 0..WORKERS {
         workers.push(worker(
             &engine,
             |e| e.queues.detect.clone(),
@@ -285,8 +286,9 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e| e.queues.binding.clone(),
             |e, k| async move { binding::reconcile(&e, &k).await },
         ));
-        workers.push(worker(
+        workers.push(status_worker(
             &engine,
+            i == 0,
             |e| e.queues.binding_status.clone(),
             |e, k| async move { binding_status::reconcile(&e, &k).await },
         ));
@@ -345,9 +347,10 @@ pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHa
             |e, k| async move { execution::reconcile(&e, &k).await },
         ));
     }
-    for _ in 0..WORKERS {
-        workers.push(worker(
+    for i in 0..WORKERS {
+        workers.push(status_worker(
             engine,
+            i == 0,
             |e| e.queues.work_status.clone(),
             |e, k| async move { execution::work_status::reconcile(&e, &k).await },
         ));
@@ -385,6 +388,52 @@ where
     let weak = Arc::downgrade(engine);
     tokio::spawn(async move {
         q.serve(
+            move |key| {
+                let engine = weak.upgrade()?;
+                Some(handle(engine, key))
+            },
+            error::policy,
+        )
+        .await
+    })
+}
+
+/// How often a status worker that gives way looks again whether propagation has caught up.
+const GIVE_WAY_POLL: Duration = Duration::from_millis(20);
+
+/// A worker of a status queue (Work status, binding status). The first one always works; the
+/// others take a key only while no propagation queue has keys waiting or being handled. In a
+/// burst the status writes (a Work's, its binding's, its template's: four of a Duplicated
+/// workload's eleven writes) would otherwise take CPU from the writes that bring workloads to
+/// their members; the status keys wait meanwhile and each is written once with its newest
+/// state (docs/differences.md, "Status writes give way to propagation in a burst").
+fn status_worker<K, F, Fut>(
+    engine: &Arc<Engine>,
+    first: bool,
+    queue: impl Fn(&Engine) -> Arc<Queue<K>>,
+    handle: F,
+) -> tokio::task::JoinHandle<()>
+where
+    K: Clone + Eq + Hash + Send + Sync + std::fmt::Debug + 'static,
+    F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<(), ReconcileError>> + Send,
+{
+    if first {
+        return worker(engine, queue, handle);
+    }
+    let q = queue(engine);
+    let weak = Arc::downgrade(engine);
+    let gate_engine = weak.clone();
+    tokio::spawn(async move {
+        q.serve_when(
+            move || {
+                let engine = gate_engine.clone();
+                async move {
+                    while engine.upgrade().is_some_and(|e| e.queues.propagating()) {
+                        tokio::time::sleep(GIVE_WAY_POLL).await;
+                    }
+                }
+            },
             move |key| {
                 let engine = weak.upgrade()?;
                 Some(handle(engine, key))

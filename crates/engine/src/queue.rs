@@ -91,6 +91,12 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
         }
     }
 
+    /// Whether keys are waiting for a worker or being handled.
+    pub fn is_busy(&self) -> bool {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        !inner.pending.is_empty() || !inner.processing.is_empty()
+    }
+
     /// The key was handled: its failure count starts again.
     pub fn done(&self, key: &K) {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).failures.remove(key);
@@ -161,14 +167,29 @@ impl<K: Clone + Eq + Hash + Send + 'static> Queue<K> {
     /// nothing needs changing, a worker would keep its runtime thread until its queue is empty,
     /// starving the API server and the workers that do talk to it. Each key spends from the
     /// task's cooperative budget, so the worker yields once the budget is used up.
-    pub async fn serve<F, Fut, E>(self: &Arc<Self>, mut handle: F, policy: impl Fn(&E) -> Action)
+    pub async fn serve<F, Fut, E>(self: &Arc<Self>, handle: F, policy: impl Fn(&E) -> Action)
     where
         K: std::fmt::Debug,
         F: FnMut(K) -> Option<Fut>,
         Fut: std::future::Future<Output = Result<(), E>>,
         E: std::fmt::Display,
     {
+        self.serve_when(|| std::future::ready(()), handle, policy).await;
+    }
+
+    /// [`Queue::serve`], awaiting `gate` before taking each key: a worker that should give way
+    /// to others leaves the keys to the queue's other workers meanwhile.
+    pub async fn serve_when<G, GFut, F, Fut, E>(self: &Arc<Self>, gate: G, mut handle: F, policy: impl Fn(&E) -> Action)
+    where
+        K: std::fmt::Debug,
+        G: Fn() -> GFut,
+        GFut: std::future::Future<Output = ()>,
+        F: FnMut(K) -> Option<Fut>,
+        Fut: std::future::Future<Output = Result<(), E>>,
+        E: std::fmt::Display,
+    {
         loop {
+            gate().await;
             let key = self.next().await;
             let Some(work) = handle(key.clone()) else { return };
             match work.await {
@@ -237,6 +258,61 @@ mod tests {
         q.done(&"b");
         q.add("a");
         assert_eq!(q.next().await, "a");
+    }
+
+    /// A worker behind a closed gate leaves every key to the queue's other worker, and takes
+    /// its share again once the gate opens.
+    #[tokio::test]
+    async fn a_gated_worker_takes_no_key_while_its_gate_is_closed() {
+        let q = Queue::<u32>::new();
+        let open = Arc::new(tokio::sync::watch::channel(false).0);
+        let handled: Arc<Mutex<Vec<(&str, u32)>>> = Arc::default();
+        let spawn_worker = |name: &'static str, gated: bool| {
+            let (q, handled, open) = (q.clone(), handled.clone(), open.subscribe());
+            tokio::spawn(async move {
+                q.serve_when(
+                    move || {
+                        let mut open = open.clone();
+                        async move {
+                            if gated {
+                                let _ = open.wait_for(|o| *o).await;
+                            }
+                        }
+                    },
+                    |k| {
+                        let handled = handled.clone();
+                        Some(async move {
+                            handled.lock().unwrap().push((name, k));
+                            // Long enough that the other worker would take the next key.
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                            Ok::<(), ReconcileError>(())
+                        })
+                    },
+                    policy,
+                )
+                .await;
+            })
+        };
+        let gated = spawn_worker("gated", true);
+        let free = spawn_worker("free", false);
+        for k in 0..20 {
+            q.add(k);
+        }
+        while handled.lock().unwrap().len() < 20 || q.is_busy() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(handled.lock().unwrap().iter().all(|(w, _)| *w == "free"), "the gated worker took a key");
+        open.send_replace(true);
+        handled.lock().unwrap().clear();
+        for k in 20..60 {
+            q.add(k);
+        }
+        while handled.lock().unwrap().len() < 40 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(handled.lock().unwrap().iter().any(|(w, _)| *w == "gated"), "the open gate let the worker work");
+        gated.abort();
+        free.abort();
     }
 
     #[tokio::test(start_paused = true)]
