@@ -41,7 +41,7 @@ use kube::api::{Api, DynamicObject, PartialObjectMeta, PostParams};
 use kube::runtime::watcher;
 use serde_json::json;
 
-use fleet::{deployment, env_or, join, member_name, wait_clusters_ready};
+use fleet::{default_policies, deployment, env_or, join, member_name, wait_clusters_ready};
 use members::Member;
 use process::cpu_seconds;
 
@@ -139,14 +139,6 @@ async fn run(p: &Params) -> anyhow::Result<(Vec<Burst>, Vec<Duration>)> {
 
 /// One PropagationPolicy placing every Deployment of `default` on both members, Duplicated.
 async fn duplicate_everything(plane: &kube::Client, members: &[Member]) -> anyhow::Result<()> {
-    let pp: Api<DynamicObject> = Api::namespaced_with(
-        plane.clone(),
-        "default",
-        &kube::api::ApiResource::from_gvk_with_plural(
-            &kube::api::GroupVersionKind::gvk("policy.karmada.io", "v1alpha1", "PropagationPolicy"),
-            "propagationpolicies",
-        ),
-    );
     let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
     let policy: DynamicObject = serde_json::from_value(json!({
         "apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
@@ -155,7 +147,7 @@ async fn duplicate_everything(plane: &kube::Client, members: &[Member]) -> anyho
                  "placement": {"clusterAffinity": {"clusterNames": names},
                                "replicaScheduling": {"replicaSchedulingType": "Duplicated"}}}
     }))?;
-    pp.create(&PostParams::default(), &policy).await?;
+    default_policies(plane).create(&PostParams::default(), &policy).await?;
     Ok(())
 }
 

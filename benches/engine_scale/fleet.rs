@@ -69,16 +69,21 @@ pub async fn wait_clusters_ready(plane: &kube::Client, n: usize) -> anyhow::Resu
     }
 }
 
-/// One PropagationPolicy per member, `to-memberNNN`, placing the Deployments labelled for it.
-pub async fn create_policies(plane: &kube::Client, members: usize) -> anyhow::Result<()> {
-    let pp: Api<DynamicObject> = Api::namespaced_with(
+/// The PropagationPolicies of the plane's `default` namespace.
+pub fn default_policies(plane: &kube::Client) -> Api<DynamicObject> {
+    Api::namespaced_with(
         plane.clone(),
         "default",
         &kube::api::ApiResource::from_gvk_with_plural(
             &kube::api::GroupVersionKind::gvk("policy.karmada.io", "v1alpha1", "PropagationPolicy"),
             "propagationpolicies",
         ),
-    );
+    )
+}
+
+/// One PropagationPolicy per member, `to-memberNNN`, placing the Deployments labelled for it.
+pub async fn create_policies(plane: &kube::Client, members: usize) -> anyhow::Result<()> {
+    let pp = default_policies(plane);
     for m in 0..members {
         let name = member_name(m);
         let p: DynamicObject = serde_json::from_value(json!({

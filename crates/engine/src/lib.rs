@@ -384,10 +384,34 @@ where
     F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
     Fut: Future<Output = Result<(), ReconcileError>> + Send,
 {
+    worker_when(engine, queue, |_| false, handle)
+}
+
+/// [`worker`] that, before taking each key, waits while `hold` is true of the engine.
+fn worker_when<K, F, Fut>(
+    engine: &Arc<Engine>,
+    queue: impl Fn(&Engine) -> Arc<Queue<K>>,
+    hold: fn(&Engine) -> bool,
+    handle: F,
+) -> tokio::task::JoinHandle<()>
+where
+    K: Clone + Eq + Hash + Send + Sync + std::fmt::Debug + 'static,
+    F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<(), ReconcileError>> + Send,
+{
     let q = queue(engine);
     let weak = Arc::downgrade(engine);
+    let gate_engine = weak.clone();
     tokio::spawn(async move {
-        q.serve(
+        q.serve_when(
+            move || {
+                let engine = gate_engine.clone();
+                async move {
+                    while engine.upgrade().is_some_and(|e| hold(&e)) {
+                        tokio::time::sleep(GIVE_WAY_POLL).await;
+                    }
+                }
+            },
             move |key| {
                 let engine = weak.upgrade()?;
                 Some(handle(engine, key))
@@ -421,27 +445,7 @@ where
     if first {
         return worker(engine, queue, handle);
     }
-    let q = queue(engine);
-    let weak = Arc::downgrade(engine);
-    let gate_engine = weak.clone();
-    tokio::spawn(async move {
-        q.serve_when(
-            move || {
-                let engine = gate_engine.clone();
-                async move {
-                    while engine.upgrade().is_some_and(|e| e.queues.propagating()) {
-                        tokio::time::sleep(GIVE_WAY_POLL).await;
-                    }
-                }
-            },
-            move |key| {
-                let engine = weak.upgrade()?;
-                Some(handle(engine, key))
-            },
-            error::policy,
-        )
-        .await
-    })
+    worker_when(engine, queue, |e| e.queues.propagating(), handle)
 }
 
 /// Where the event handlers find the engine, set once it is built.
