@@ -177,6 +177,8 @@ async fn burst(
     n: usize,
 ) -> anyhow::Result<Burst> {
     let names: Vec<String> = (0..n).map(|i| format!("{prefix}-{i:04}")).collect();
+    // Copies of earlier bursts are all in; each copy of this one adds one entry.
+    let seen_before = arrivals.lock().unwrap_or_else(|e| e.into_inner()).len();
     let writes_before = plane_metrics::writes(plane).await;
     let (cpu0, own0) = (cpu_seconds(plane_pid), cpu_seconds(std::process::id()));
     let api: Api<Deployment> = Api::namespaced(plane.clone(), "default");
@@ -199,19 +201,14 @@ async fn burst(
     let answered_by_name: HashMap<&str, Instant> = names.iter().map(String::as_str).zip(answered_at).collect();
     let deadline = start + BURST_TIMEOUT;
     let complete = loop {
-        let seen = {
+        let seen = arrivals.lock().unwrap_or_else(|e| e.into_inner()).len() - seen_before;
+        if seen >= MEMBERS * n {
             let arrived = arrivals.lock().unwrap_or_else(|e| e.into_inner());
-            let arrived = &*arrived;
-            names
-                .iter()
-                .flat_map(|nm| (0..MEMBERS).filter_map(move |m| arrived.get(&(m, nm.clone())).copied()))
-                .collect::<Vec<_>>()
-        };
-        if seen.len() == MEMBERS * n {
-            break seen.iter().max().map(|last| *last - start);
+            let last = names.iter().flat_map(|nm| (0..MEMBERS).filter_map(|m| arrived.get(&(m, nm.clone())))).max();
+            break last.map(|last| *last - start);
         }
         if Instant::now() > deadline {
-            progress!("{prefix}: {} of {} copies after {} s", seen.len(), MEMBERS * n, BURST_TIMEOUT.as_secs());
+            progress!("{prefix}: {seen} of {} copies after {} s", MEMBERS * n, BURST_TIMEOUT.as_secs());
             break None;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -229,7 +229,6 @@ impl<K> CompactStore<K> {
         self.len() == 0
     }
 
-    /// Waits for the first list to be complete.
     /// Turns true once the first list is in; any number of tasks may wait on it (kube's
     /// `Store::wait_until_ready` wakes only the task that polled it last). The wait fails
     /// when the writer goes first.
@@ -237,6 +236,7 @@ impl<K> CompactStore<K> {
         self.ready.clone()
     }
 
+    /// Waits for the first list to be complete.
     pub async fn wait_until_ready(&self) -> Result<(), WriterDropped> {
         let mut ready = self.ready.clone();
         ready.wait_for(|r| *r).await.map(|_| ()).map_err(|_| WriterDropped)

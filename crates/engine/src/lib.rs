@@ -384,14 +384,14 @@ where
     F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
     Fut: Future<Output = Result<(), ReconcileError>> + Send,
 {
-    worker_when(engine, queue, |_| false, handle)
+    worker_when(engine, queue, None, handle)
 }
 
-/// [`worker`] that, before taking each key, waits while `hold` is true of the engine.
+/// [`worker`] that, before taking each key, waits while `hold` (if any) is true of the engine.
 fn worker_when<K, F, Fut>(
     engine: &Arc<Engine>,
     queue: impl Fn(&Engine) -> Arc<Queue<K>>,
-    hold: fn(&Engine) -> bool,
+    hold: Option<fn(&Engine) -> bool>,
     handle: F,
 ) -> tokio::task::JoinHandle<()>
 where
@@ -407,6 +407,7 @@ where
             move || {
                 let engine = gate_engine.clone();
                 async move {
+                    let Some(hold) = hold else { return };
                     while engine.upgrade().is_some_and(|e| hold(&e)) {
                         tokio::time::sleep(GIVE_WAY_POLL).await;
                     }
@@ -445,7 +446,7 @@ where
     if first {
         return worker(engine, queue, handle);
     }
-    worker_when(engine, queue, |e| e.queues.propagating(), handle)
+    worker_when(engine, queue, Some(|e| e.queues.propagating()), handle)
 }
 
 /// Where the event handlers find the engine, set once it is built.

@@ -91,23 +91,8 @@ async fn handle(State(state): State<Arc<ApiState>>, req: Request) -> Response {
         Err(e) => error_response(&e),
     };
     // Watches are long; their latency is not a request latency.
-    if verb != "watch" {
-        state.metrics.record_request(
-            &verb,
-            &resource_label,
-            &subresource_label,
-            response.status().as_u16(),
-            started.elapsed(),
-        );
-    } else {
-        state.metrics.record_request(
-            &verb,
-            &resource_label,
-            &subresource_label,
-            response.status().as_u16(),
-            std::time::Duration::ZERO,
-        );
-    }
+    let elapsed = if verb == "watch" { std::time::Duration::ZERO } else { started.elapsed() };
+    state.metrics.record_request(&verb, &resource_label, &subresource_label, response.status().as_u16(), elapsed);
     response
 }
 

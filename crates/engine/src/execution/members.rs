@@ -54,10 +54,9 @@ impl Drop for Member {
 struct Watched {
     resource: ApiResource,
     /// Kept as JSON text: a member copy decoded is several times its size, and the engine
-    /// holds one per propagated object (docs/performance.md, "Cluster failover").
+    /// holds one per propagated object (docs/performance.md, "Run: engine at scale after the
+    /// restart's heap profile").
     store: CompactStore<DynamicObject>,
-    /// Turns true once the first list is in the cache, for any number of waiting applies.
-    listed: tokio::sync::watch::Receiver<bool>,
     task: JoinHandle<()>,
 }
 
@@ -213,8 +212,7 @@ impl Members {
                 engine.queues.execute.wake_parked(|k| k.namespace == space);
             }
         });
-        let listed = store.listed();
-        member.watched.insert(gvk.clone(), Watched { resource: resource.clone(), store, listed, task });
+        member.watched.insert(gvk.clone(), Watched { resource: resource.clone(), store, task });
     }
 
     /// An object as the member's watcher last saw it; `None` when not followed yet.
@@ -225,7 +223,7 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store, _, _) = self.store(cluster, gvk)?;
+        let (resource, store, _) = self.store(cluster, gvk)?;
         Some(store.get(&object_ref(resource, namespace, name)))
     }
 
@@ -238,7 +236,8 @@ impl Members {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Option<Arc<DynamicObject>>> {
-        let (resource, store, mut listed, slow) = self.store(cluster, gvk)?;
+        let (resource, store, slow) = self.store(cluster, gvk)?;
+        let mut listed = store.listed();
         let ready = if slow {
             *listed.borrow()
         } else {
@@ -256,17 +255,17 @@ impl Members {
         ready.then(|| store.get(&object_ref(resource, namespace, name)))
     }
 
-    /// The watcher's resource, cache and first-list signal for `gvk` in `cluster`, and whether
+    /// The watcher's resource and cache for `gvk` in `cluster`, and whether
     /// its first list was slow.
     fn store(&self, cluster: &str, gvk: &GroupVersionKind) -> Option<Followed> {
         let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
         let member = members.get(cluster)?;
         let w = member.watched.get(gvk)?;
-        Some((w.resource.clone(), w.store.clone(), w.listed.clone(), member.slow_lists.contains(gvk)))
+        Some((w.resource.clone(), w.store.clone(), member.slow_lists.contains(gvk)))
     }
 }
 
-type Followed = (ApiResource, CompactStore<DynamicObject>, tokio::sync::watch::Receiver<bool>, bool);
+type Followed = (ApiResource, CompactStore<DynamicObject>, bool);
 
 fn object_ref(resource: ApiResource, namespace: Option<&str>, name: &str) -> ObjectRef<DynamicObject> {
     let r = ObjectRef::new_with(name, resource);
