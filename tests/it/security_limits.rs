@@ -415,3 +415,40 @@ async fn concurrent_big_lists_get_429_instead_of_exhausting_memory() {
     .await;
     assert_eq!(terminated, rejected.len() as f64);
 }
+
+/// A client without credentials asking for thousands of made-up resources: each answer is
+/// counted in `/metrics`, but under a bounded number of series, so the server's memory does not
+/// grow with the number of names it is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn made_up_resources_do_not_grow_the_metrics_without_bound() {
+    let plane = Plane::start();
+    let stranger = H2::connect(&plane, false).await.expect("an anonymous connection");
+    let admin = H2::connect(&plane, true).await.expect("an admin connection");
+    let sent = 2_500;
+    for chunk in (0..sent).collect::<Vec<_>>().chunks(50) {
+        let tasks: Vec<_> = chunk
+            .iter()
+            .map(|i| {
+                let c = stranger.clone();
+                let path = format!("/api/v1/namespaces/default/made-up-{i}/x/sub-{i}");
+                tokio::spawn(async move { c.get(&path).await.code })
+            })
+            .collect();
+        for t in tasks {
+            let code = t.await.unwrap();
+            assert!(code >= 400, "a made-up resource is refused, got {code}");
+        }
+    }
+    let text = admin.get("/metrics").await;
+    let text = String::from_utf8_lossy(&text.body).to_string();
+    let series: Vec<&str> = text.lines().filter(|l| l.starts_with("apiserver_request_total{")).collect();
+    assert!(series.len() <= 2_001, "{} request series after {sent} made-up resources", series.len());
+    let made_up: usize = series.iter().filter(|l| l.contains("made-up-")).count();
+    assert!(made_up < sent, "every made-up resource got a series of its own");
+    let counted: f64 = series
+        .iter()
+        .filter(|l| l.contains("made-up-") || l.contains("resource=\"(other)\""))
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert!(counted >= sent as f64, "every request is still counted ({counted} of {sent})");
+}

@@ -14,6 +14,19 @@ use crate::transport::connection_limits::{ConnectionTracker, Refusal};
 /// Bucket bounds in seconds, as kube-apiserver's request duration histogram (trimmed).
 const BUCKETS: &[f64] = &[0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 60.0];
 
+/// Series per metric at most. Resource and subresource labels come from the request's path, so
+/// requests for made-up resources (answered 401 or 404) would otherwise add a series each and
+/// grow the server's memory without end; beyond the bound they count under [`OTHER`].
+const MAX_SERIES: usize = 2_000;
+/// The resource and subresource label of requests counted past [`MAX_SERIES`].
+const OTHER: &str = "(other)";
+
+/// The value counted under `key`, or under `overflow()` when `key` is new and the map is full.
+fn series<K: Ord, V: Default>(m: &mut BTreeMap<K, V>, key: K, overflow: impl FnOnce() -> K) -> &mut V {
+    let key = if m.len() >= MAX_SERIES && !m.contains_key(&key) { overflow() } else { key };
+    m.entry(key).or_default()
+}
+
 #[derive(Default)]
 struct Histogram {
     counts: Vec<u64>,
@@ -68,10 +81,12 @@ pub struct Metrics {
 impl Metrics {
     pub fn record_request(&self, verb: &str, resource: &str, subresource: &str, code: u16, elapsed: Duration) {
         if let Ok(mut m) = self.requests.lock() {
-            *m.entry((verb.to_string(), resource.to_string(), subresource.to_string(), code)).or_default() += 1;
+            let key = (verb.to_string(), resource.to_string(), subresource.to_string(), code);
+            *series(&mut m, key, || (verb.to_string(), OTHER.to_string(), OTHER.to_string(), code)) += 1;
         }
         if let Ok(mut m) = self.latency.lock() {
-            m.entry((verb.to_string(), resource.to_string())).or_default().observe(elapsed.as_secs_f64());
+            series(&mut m, (verb.to_string(), resource.to_string()), || (verb.to_string(), OTHER.to_string()))
+                .observe(elapsed.as_secs_f64());
         }
     }
 
@@ -100,7 +115,9 @@ impl Metrics {
     /// A request a limit answered before serving it.
     pub fn request_terminated(&self, verb: &str, resource: &str, code: u16) {
         if let Ok(mut m) = self.terminations.lock() {
-            *m.entry((verb.to_string(), resource.to_string(), code)).or_default() += 1;
+            *series(&mut m, (verb.to_string(), resource.to_string(), code), || {
+                (verb.to_string(), OTHER.to_string(), code)
+            }) += 1;
         }
     }
 
@@ -225,6 +242,31 @@ impl Drop for WatchGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Requests for made-up resources (a client looping over random paths) stop adding series
+    /// at the bound and are counted together; every request is still counted.
+    #[test]
+    fn made_up_resources_cannot_grow_the_metrics_without_bound() {
+        let m = Metrics::default();
+        for i in 0..3 * MAX_SERIES {
+            m.record_request("get", &format!("made-up-{i}"), &format!("sub-{i}"), 404, Duration::ZERO);
+            m.request_terminated("get", &format!("made-up-{i}"), 429);
+        }
+        assert!(m.requests.lock().unwrap().len() <= MAX_SERIES + 1);
+        assert!(m.latency.lock().unwrap().len() <= MAX_SERIES + 1);
+        assert!(m.terminations.lock().unwrap().len() <= MAX_SERIES + 1);
+        let text = m.render();
+        let other = format!(
+            "apiserver_request_total{{code=\"404\",resource=\"{OTHER}\",subresource=\"{OTHER}\",verb=\"get\"}} "
+        );
+        let overflow: u64 = text.lines().find_map(|l| l.strip_prefix(&other)).and_then(|n| n.parse().ok()).unwrap();
+        assert_eq!(overflow as usize, 2 * MAX_SERIES, "the requests past the bound are all counted");
+        // A series that exists keeps counting under its own labels.
+        m.record_request("get", "made-up-0", "sub-0", 404, Duration::ZERO);
+        assert!(m.render().contains(
+            "apiserver_request_total{code=\"404\",resource=\"made-up-0\",subresource=\"sub-0\",verb=\"get\"} 2"
+        ));
+    }
 
     #[test]
     fn renders_counts_histograms_and_gauges() {
