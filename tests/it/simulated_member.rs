@@ -278,6 +278,60 @@ spec:
     assert_eq!(pods[0]["status"]["phase"], "Succeeded");
 }
 
+/// Requests the member's API server counted under `verb`, `resource` and `subresource`.
+fn requests(metrics: &str, verb: &str, resource: &str, subresource: &str) -> u64 {
+    let labels =
+        [format!("resource=\"{resource}\""), format!("subresource=\"{subresource}\""), format!("verb=\"{verb}\"")];
+    metrics
+        .lines()
+        .filter(|l| l.starts_with("apiserver_request_total{") && labels.iter().all(|want| l.contains(want.as_str())))
+        .filter_map(|l| l.rsplit_once(' ')?.1.parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn a_deployment_becomes_ready_without_redundant_writes() {
+    const N: usize = 20;
+    let (m, _) = Member::start("writes", &[]);
+    let manifest: String = (0..N)
+        .map(|i| {
+            format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: app{i}}}\nspec:\n  replicas: 1\n  \
+                 selector: {{matchLabels: {{app: app{i}}}}}\n  template:\n    metadata: {{labels: {{app: app{i}}}}}\n    \
+                 spec: {{containers: [{{name: c, image: nginx}}]}}\n---\n"
+            )
+        })
+        .collect();
+    m.apply(&manifest);
+    m.eventually("every Deployment available", || {
+        let items = m.json(&["get", "deployments"])["items"].as_array().cloned()?;
+        let available = |d: &Value| {
+            d["status"]["availableReplicas"] == 1
+                && d["status"]["conditions"].as_array().is_some_and(|cs| {
+                    cs.iter().any(|c| c["reason"] == "NewReplicaSetAvailable" && c["status"] == "True")
+                })
+        };
+        (items.len() == N && items.iter().all(available)).then_some(())
+    });
+    // Quiet for a moment, so a late redundant write would be counted.
+    std::thread::sleep(Duration::from_secs(2));
+    let metrics = m.kubectl_ok(&["get", "--raw", "/metrics"]);
+    let n = N as u64;
+    for kind in ["deployments", "replicasets", "pods"] {
+        assert_eq!(requests(&metrics, "create", kind, ""), n, "one {kind} create per Deployment\n{metrics}");
+    }
+    // Each owner's status is written when it says something new: a Deployment's and its
+    // ReplicaSet's once with the pod created and once with it ready, the pod's once (Running
+    // and Ready). Neither writes counts from before its own change nor re-reads the pod.
+    assert!(requests(&metrics, "patch", "deployments", "status") <= 2 * n, "{metrics}");
+    assert!(requests(&metrics, "patch", "replicasets", "status") <= 2 * n, "{metrics}");
+    assert_eq!(requests(&metrics, "patch", "pods", "status"), n, "{metrics}");
+    assert_eq!(requests(&metrics, "get", "pods", ""), 0, "{metrics}");
+    for kind in ["deployments", "replicasets", "pods"] {
+        assert_eq!(requests(&metrics, "patch", kind, ""), 0, "no {kind} spec or metadata patch\n{metrics}");
+    }
+}
+
 #[test]
 fn start_reuses_a_running_member_and_stop_stops_it() {
     let (m, first) = Member::start("reuse", &["-o", "json"]);

@@ -41,15 +41,24 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
         }
         return Ok(super::done());
     };
+    let mut scaled = false;
     if new.spec.as_ref().and_then(|s| s.replicas) != Some(desired) {
         scale(&rs_api, &new.name_any(), desired).await?;
+        scaled = true;
     }
     let new_status = status::current(&new.status);
     let new_available = new_status["availableReplicas"].as_i64().unwrap_or(0);
     for old in mine.iter().filter(|rs| rs.metadata.uid != new.metadata.uid) {
         if new_available >= i64::from(desired) && old.spec.as_ref().and_then(|s| s.replicas) != Some(0) {
             scale(&rs_api, &old.name_any(), 0).await?;
+            scaled = true;
         }
+    }
+    // Counts from a ReplicaSet whose controller has not yet seen its spec (just created or
+    // scaled) are about to change: its status write brings the Deployment back, and the
+    // Deployment's status is written then, once, instead of once now and once again.
+    if scaled || !observed(new) {
+        return Ok(super::done());
     }
 
     let sum =
@@ -96,6 +105,13 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
     let api: Api<Deployment> = Api::namespaced(sim.client.clone(), &ns);
     status::write(&api, &name, &current, desired_status).await?;
     Ok(super::done())
+}
+
+/// Whether the ReplicaSet's status reports its current spec (a ReplicaSet being deleted is no
+/// longer reconciled, so its status is what it will stay).
+fn observed(rs: &ReplicaSet) -> bool {
+    rs.metadata.deletion_timestamp.is_some()
+        || rs.status.as_ref().and_then(|s| s.observed_generation) >= rs.metadata.generation
 }
 
 async fn create_replicaset(

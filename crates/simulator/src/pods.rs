@@ -67,68 +67,90 @@ fn restarts(pod: &Pod) -> bool {
     pod.spec.as_ref().and_then(|s| s.restart_policy.as_deref()).unwrap_or("Always") == "Always"
 }
 
-/// Moves the pod one or two steps on after the delay, re-reading it first so a pod that was
-/// deleted or already moved on is left alone. Each step's requests hold one of `updates`; the
-/// delays hold none.
+/// Moves the pod one or two steps on after the delay. Each write carries the resourceVersion
+/// of the pod as last seen, so a pod that was deleted, held or moved on meanwhile refuses it and
+/// is re-read (instead of re-reading every pod before every step). Each step's requests hold
+/// one of `updates`; the delays hold none.
 async fn advance(sim: &Sim, seen: &Pod, updates: &Semaphore) -> Result<(), kube::Error> {
     let api: Api<Pod> = Api::namespaced(sim.client.clone(), &seen.namespace().unwrap_or_default());
     let name = seen.name_any();
-    let mut node = seen.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
+    let mut pod = seen.clone();
+    let mut node = pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
     if node.is_empty() {
         node = sim.pick_node();
         let bind = json!({"spec": {"nodeName": node}});
         let _turn = turn(updates).await;
-        api.patch(&name, &PatchParams::default(), &Patch::Merge(&bind)).await?;
+        pod = api.patch(&name, &PatchParams::default(), &Patch::Merge(&bind)).await?;
     }
     tokio::time::sleep(sim.config.pod_ready_delay).await;
     let node_index = sim.node_index(&node).unwrap_or(0);
-    // Whether the pod finishes now, after another delay, or not at all.
-    let finish = {
-        let _turn = turn(updates).await;
-        let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
-        if pod.metadata.uid != seen.metadata.uid || pod.metadata.deletion_timestamp.is_some() {
-            return Ok(());
-        }
+    let start = |pod: &Pod| {
         let ready = !readiness::held_unready(&pod.metadata);
-        match owned::pod_phase(&pod) {
-            "Pending" => {
-                write_status(&api, &name, running(&pod, node_index, ready)).await?;
-                (!restarts(&pod) && ready).then_some(sim.config.pod_ready_delay)
-            }
-            "Running" if restarts(&pod) => {
-                if owned::pod_ready(&pod) != ready {
-                    write_status(&api, &name, readiness_status(&pod, ready)).await?;
-                }
-                None
-            }
-            _ => Some(std::time::Duration::ZERO),
+        match owned::pod_phase(pod) {
+            "Pending" => Some(running(pod, node_index, ready)),
+            "Running" if restarts(pod) && owned::pod_ready(pod) != ready => Some(readiness_status(pod, ready)),
+            _ => None,
         }
     };
-    let Some(delay) = finish else { return Ok(()) };
-    tokio::time::sleep(delay).await;
-    let _turn = turn(updates).await;
-    let Some(pod) = api.get_opt(&name).await? else { return Ok(()) };
-    if pod.metadata.uid == seen.metadata.uid
-        && owned::pod_phase(&pod) == "Running"
-        && !restarts(&pod)
-        && !readiness::held_unready(&pod.metadata)
-    {
-        write_status(&api, &name, succeeded(&pod)).await?;
+    let (pod, started) = {
+        let _turn = turn(updates).await;
+        match settle(&api, seen, pod, start).await? {
+            Some(settled) => settled,
+            None => return Ok(()),
+        }
+    };
+    // A pod that is not restarted finishes: a delay after it started, or now if it already ran.
+    if owned::pod_phase(&pod) != "Running" || restarts(&pod) || readiness::held_unready(&pod.metadata) {
+        return Ok(());
     }
+    if started {
+        tokio::time::sleep(sim.config.pod_ready_delay).await;
+    }
+    let finish = |pod: &Pod| {
+        (owned::pod_phase(pod) == "Running" && !restarts(pod) && !readiness::held_unready(&pod.metadata))
+            .then(|| succeeded(pod))
+    };
+    let _turn = turn(updates).await;
+    settle(&api, seen, pod, finish).await?;
     Ok(())
+}
+
+/// How often a status write whose pod changed in between re-reads it and tries again.
+const SETTLE_TRIES: usize = 3;
+
+/// Writes the status `step` wants for `pod` (nothing when it wants none), on the condition
+/// that the pod is still at the version read. Returns the pod afterwards and whether it wrote,
+/// or `None` when the pod is gone, being deleted, or another pod of the same name.
+async fn settle(
+    api: &Api<Pod>,
+    seen: &Pod,
+    mut pod: Pod,
+    step: impl Fn(&Pod) -> Option<Value>,
+) -> Result<Option<(Pod, bool)>, kube::Error> {
+    let name = seen.name_any();
+    for _ in 0..SETTLE_TRIES {
+        if pod.metadata.uid != seen.metadata.uid || pod.metadata.deletion_timestamp.is_some() {
+            return Ok(None);
+        }
+        let Some(status) = step(&pod) else { return Ok(Some((pod, false))) };
+        let patch = json!({"metadata": {"resourceVersion": pod.resource_version()}, "status": status});
+        match api.patch_status(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+            Ok(written) => return Ok(Some((written, true))),
+            Err(kube::Error::Api(e)) if e.code == 404 => return Ok(None),
+            Err(kube::Error::Api(e)) if e.code == 409 => match api.get_opt(&name).await? {
+                Some(current) => pod = current,
+                None => return Ok(None),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+    // Still changing: its next watch event brings it back.
+    Ok(None)
 }
 
 /// A place among the updates in flight; the semaphore is never closed.
 async fn turn(updates: &Semaphore) -> Option<tokio::sync::SemaphorePermit<'_>> {
     updates.acquire().await.ok()
-}
-
-async fn write_status(api: &Api<Pod>, name: &str, status: Value) -> Result<(), kube::Error> {
-    match api.patch_status(name, &PatchParams::default(), &Patch::Merge(&json!({ "status": status }))).await {
-        Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
-        Err(e) => Err(e),
-    }
 }
 
 fn containers(pod: &Pod) -> Vec<(String, String)> {

@@ -19,6 +19,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
     let Some(spec) = rs.spec.as_ref() else { return Ok(super::done()) };
     let desired = owned::replicas(spec.replicas) as usize;
     let Some(mut pods) = owned::owned_pods(&sim, &uid, Some(&spec.selector)) else { return Ok(super::waiting()) };
+    let mut changed = false;
     if let Some(template) = &spec.template {
         for _ in pods.len()..desired {
             let owner = owned::controller_ref(rs.as_ref());
@@ -34,6 +35,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
                 node,
             )
             .await?;
+            changed = true;
         }
     }
     if pods.len() > desired {
@@ -42,7 +44,13 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         for pod in &pods[..pods.len() - desired] {
             owned::delete_pod(&sim, &uid, pod).await?;
         }
-        pods.drain(..pods.len() - desired);
+        changed = true;
+    }
+    if changed {
+        // The status is written once the pods' cache shows what this pass did: those pods'
+        // events bring the ReplicaSet back (kube-controller-manager writes the counts from
+        // before its own changes here, one status write per change that says nothing new).
+        return Ok(super::done());
     }
     readiness::pass_on(&sim.client, &ns, &rs.metadata, &pods).await?;
     let ready = pods.iter().filter(|p| owned::pod_ready(p)).count();
