@@ -21,6 +21,10 @@ pub struct ServerConfig {
     pub data_dir: PathBuf,
     /// Where objects are stored: SQLite in the data directory, or etcd.
     pub datastore: karmadactl_store::Datastore,
+    /// Whether a SQLite commit waits for the disk (`FULL`, the default) or for the OS only
+    /// (`NORMAL`: a crash of the process loses nothing, a crash of the machine may lose the
+    /// last commits). Simulated members use `NORMAL`; the plane keeps `FULL`.
+    pub sqlite_synchronous: karmadactl_store::sqlite::Synchronous,
     /// Address to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
     /// Extra names for the serving certificate.
@@ -92,6 +96,7 @@ impl ServerConfig {
         Self {
             data_dir,
             datastore: Default::default(),
+            sqlite_synchronous: karmadactl_store::sqlite::Synchronous::Full,
             listen,
             serving_names: ServingNames::default(),
             profile: Profile::Karmada,

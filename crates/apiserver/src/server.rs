@@ -117,7 +117,13 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     names.ips.push(config.listen.ip());
     names.ips.extend(config.advertise_address);
     let pki = PlanePki::load_or_create(&config.pki_dir(), &names, config.leaf_validity)?;
-    let store: Arc<dyn Store> = config.datastore.open(&config.store_path()).await?;
+    let store: Arc<dyn Store> = config
+        .datastore
+        .open(
+            &config.store_path(),
+            karmadactl_store::sqlite::SqliteOptions { synchronous: config.sqlite_synchronous, ..Default::default() },
+        )
+        .await?;
     let tokens = ServiceAccountTokens::new(
         &pki.service_account_key,
         "https://kubernetes.default.svc.cluster.local".to_string(),

@@ -80,10 +80,10 @@ impl Datastore {
         Ok(Datastore::Etcd(EtcdConfig { endpoints, ..EtcdConfig::default() }))
     }
 
-    /// Opens the store: SQLite at `sqlite_path`, or a connection to etcd.
-    pub async fn open(&self, sqlite_path: &Path) -> Result<Arc<dyn Store>, StoreError> {
+    /// Opens the store: SQLite at `sqlite_path` with `sqlite`'s tuning, or a connection to etcd.
+    pub async fn open(&self, sqlite_path: &Path, sqlite: SqliteOptions) -> Result<Arc<dyn Store>, StoreError> {
         match self {
-            Datastore::Sqlite => Ok(SqliteStore::open(sqlite_path, SqliteOptions::default())?),
+            Datastore::Sqlite => Ok(SqliteStore::open(sqlite_path, sqlite)?),
             #[cfg(feature = "etcd")]
             Datastore::Etcd(config) => Ok(super::etcd::EtcdStore::connect(config).await?),
             #[cfg(not(feature = "etcd"))]
