@@ -7,12 +7,8 @@
 set -u
 N=${N:-1000}
 WAIT=${WAIT:-60}
-BIN=${BIN:-target/debug/karmadactl}
-K=${KUBECTL:-$(dirname "$(readlink -f "$(command -v kubectl)")")/kubectl.1.33}
-W=$(mktemp -d); mkdir -p "$W/home"; export HOME=$W/home
-"$BIN" local up --members 2 --nodes 1 --data-dir "$W/pg" -o json >"$W/up.json" 2>"$W/up.err" || { cat "$W/up.err"; exit 1; }
-trap '"$BIN" local down --force --data-dir "$W/pg" >/dev/null 2>&1; rm -rf "$W"' EXIT
-KC=$W/pg/kubeconfig
+MEMBERS=2
+. "$(dirname "$0")/playground.sh"
 k() { "$K" --kubeconfig "$KC" --cache-dir "$W/cache-$1" --context "$2" "${@:3}"; }
 k p karmada-apiserver apply -f - >/dev/null <<YAML
 apiVersion: policy.karmada.io/v1alpha1

@@ -6,12 +6,9 @@
 #   N=2000 BIN=target/release/karmadactl benches/scripts/member_cpu.sh
 set -u
 N=${N:-2000}
-BIN=${BIN:-target/debug/karmadactl}
-K=${KUBECTL:-$(dirname "$(readlink -f "$(command -v kubectl)")")/kubectl.1.33}
-W=$(mktemp -d); mkdir -p "$W/home"; export HOME=$W/home
-"$BIN" local up --members 1 --nodes 1 --data-dir "$W/pg" -o json >"$W/up.json" 2>"$W/up.err" || { cat "$W/up.err"; exit 1; }
-trap '"$BIN" local down --force --data-dir "$W/pg" >/dev/null 2>&1; rm -rf "$W"' EXIT
-k() { "$K" --kubeconfig "$W/pg/kubeconfig" --cache-dir "$W/cache" --context member1 "$@"; }
+MEMBERS=1
+. "$(dirname "$0")/playground.sh"
+k() { "$K" --kubeconfig "$KC" --cache-dir "$W/cache" --context member1 "$@"; }
 for i in $(seq 0 $((N - 1))); do
     printf -- '---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d%s, namespace: default}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: d%s}}\n  template:\n    metadata: {labels: {app: d%s}}\n    spec: {containers: [{name: c, image: nginx}]}\n' "$i" "$i" "$i"
 done >"$W/deployments.yaml"
