@@ -286,10 +286,10 @@ pub async fn run(client: Client, config: config::EngineConfig, after_initial_lis
             |e| e.queues.binding.clone(),
             |e, k| async move { binding::reconcile(&e, &k).await },
         ));
-        workers.push(status_worker(
+        workers.push(worker_when(
             &engine,
-            i == 0,
             |e| e.queues.binding_status.clone(),
+            status_hold(i == 0),
             |e, k| async move { binding_status::reconcile(&e, &k).await },
         ));
         // The queue never hands one binding to two workers, so scheduling in parallel keeps
@@ -348,10 +348,10 @@ pub(crate) fn execution_workers(engine: &Arc<Engine>) -> Vec<tokio::task::JoinHa
         ));
     }
     for i in 0..WORKERS {
-        workers.push(status_worker(
+        workers.push(worker_when(
             engine,
-            i == 0,
             |e| e.queues.work_status.clone(),
+            status_hold(i == 0),
             |e, k| async move { execution::work_status::reconcile(&e, &k).await },
         ));
     }
@@ -426,27 +426,15 @@ where
 /// How often a status worker that gives way looks again whether propagation has caught up.
 const GIVE_WAY_POLL: Duration = Duration::from_millis(20);
 
-/// A worker of a status queue (Work status, binding status). The first one always works; the
-/// others take a key only while no propagation queue has keys waiting or being handled. In a
-/// burst the status writes (a Work's, its binding's, its template's: four of a Duplicated
-/// workload's eleven writes) would otherwise take CPU from the writes that bring workloads to
-/// their members; the status keys wait meanwhile and each is written once with its newest
-/// state (docs/differences.md, "Status writes give way to propagation in a burst").
-fn status_worker<K, F, Fut>(
-    engine: &Arc<Engine>,
-    first: bool,
-    queue: impl Fn(&Engine) -> Arc<Queue<K>>,
-    handle: F,
-) -> tokio::task::JoinHandle<()>
-where
-    K: Clone + Eq + Hash + Send + Sync + std::fmt::Debug + 'static,
-    F: Fn(Arc<Engine>, K) -> Fut + Send + 'static,
-    Fut: Future<Output = Result<(), ReconcileError>> + Send,
-{
-    if first {
-        return worker(engine, queue, handle);
-    }
-    worker_when(engine, queue, Some(|e| e.queues.propagating()), handle)
+/// What a worker of a status queue (Work status, binding status) waits for before each key. The
+/// first one always works; the others take a key only while no propagation queue has keys
+/// waiting or being handled. In a burst the status writes (a Work's, its binding's, its
+/// template's: four of a Duplicated workload's eleven writes) would otherwise take CPU from the
+/// writes that bring workloads to their members; the status keys wait meanwhile and each is
+/// written once with its newest state (docs/differences.md, "Status writes give way to
+/// propagation in a burst").
+fn status_hold(first: bool) -> Option<fn(&Engine) -> bool> {
+    (!first).then_some(|e: &Engine| e.queues.propagating())
 }
 
 /// Where the event handlers find the engine, set once it is built.
