@@ -330,6 +330,11 @@ fn a_deployment_becomes_ready_without_redundant_writes() {
     for kind in ["deployments", "replicasets", "pods"] {
         assert_eq!(requests(&metrics, "patch", kind, ""), 0, "no {kind} spec or metadata patch\n{metrics}");
     }
+    // One watch per kind (each begins with a list), shared by every loop that follows it: the
+    // kubelets, the quota, endpointslice and owner controllers, and the caches.
+    for kind in ["replicasets", "pods"] {
+        assert_eq!(requests(&metrics, "list", kind, ""), 1, "one {kind} watch\n{metrics}");
+    }
 }
 
 #[test]

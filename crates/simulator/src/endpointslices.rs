@@ -33,7 +33,7 @@ const COALESCE: Duration = Duration::from_millis(200);
 
 type Key = (String, String);
 
-pub async fn run(sim: Arc<Sim>) {
+pub async fn run(sim: Arc<Sim>, pod_changes: impl futures::Stream<Item = Arc<Pod>> + Send + 'static) {
     let dirty: Arc<Mutex<HashSet<Key>>> = Arc::default();
     let wake = Arc::new(Notify::new());
     let client = &sim.client;
@@ -42,9 +42,17 @@ pub async fn run(sim: Arc<Sim>) {
         vec![(s.namespace().unwrap_or_default(), s.name_any())]
     });
     // A pod change marks every Service of its namespace (a label change may take it out of
-    // one): the key with an empty name.
-    let (pods, t2) = cache(Api::<Pod>::all(client.clone()), watcher::Config::default(), &dirty, &wake, |p| {
-        vec![(p.namespace().unwrap_or_default(), String::new())]
+    // one): the key with an empty name. Pods come from the simulation's shared pod cache.
+    let pods = sim.pods.store();
+    let t2 = tokio::spawn({
+        let (dirty, wake) = (dirty.clone(), wake.clone());
+        async move {
+            let mut changes = std::pin::pin!(pod_changes);
+            while let Some(p) = changes.next().await {
+                dirty.lock().expect("not poisoned").insert((p.namespace().unwrap_or_default(), String::new()));
+                wake.notify_one();
+            }
+        }
     });
     let (slices, t3) = cache(Api::<EndpointSlice>::all(client.clone()), managed, &dirty, &wake, |s| {
         s.labels().get(LABEL_SERVICE_NAME).map(|n| (s.namespace().unwrap_or_default(), n.clone())).into_iter().collect()

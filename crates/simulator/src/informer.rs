@@ -4,8 +4,11 @@
 //! server read every object of the namespace for each reconcile, and a member holding a
 //! thousand Deployments spent most of its CPU on those lists.
 //!
-//! Each cache also feeds its owners' controllers (`subscribe`): a change reaches a controller
-//! only after the cache holds it, so a reconcile a dependent's change triggered sees it.
+//! Each cache also feeds its owners' controllers (`subscribe`) and whoever else follows the
+//! kind (`changes`, `store`): one watch per kind, as kube-controller-manager's shared
+//! informers, where each loop used to keep a watch of its own and every pod event was sent and
+//! decoded four times. A change reaches a subscriber only after the cache holds it, so a
+//! reconcile a dependent's change triggered sees it.
 //! What a controller has just created or deleted may not be in the cache yet. It says so first
 //! (`expect_creation`, `expect_deletion`, as kube-controller-manager's ControllerExpectations)
 //! and [`Informer::owned_by`] answers `None` for that owner until the cache has caught up, so a
@@ -16,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::{Stream, StreamExt};
+use kube::runtime::reflector::{self, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, Client, Resource, ResourceExt};
 use serde::de::DeserializeOwned;
@@ -27,12 +31,29 @@ pub const EXPECTATION_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Key = (String, String);
 
-pub struct Informer<K> {
+pub struct Informer<K: Resource<DynamicType = ()> + Clone + 'static> {
     state: Mutex<State<K>>,
-    subscribers: Mutex<Vec<mpsc::UnboundedSender<K>>>,
+    subscribers: Mutex<Vec<mpsc::UnboundedSender<Change<K>>>>,
+    /// Every object of the kind, for the controllers and loops that look objects up by name.
+    store: Store<K>,
 }
 
-struct State<K> {
+/// One change the cache took in.
+pub struct Change<K> {
+    pub object: Arc<K>,
+    /// The object is gone (its last state).
+    pub deleted: bool,
+}
+
+impl<K> Clone for Change<K> {
+    fn clone(&self) -> Self {
+        Self { object: self.object.clone(), deleted: self.deleted }
+    }
+}
+
+struct State<K: Resource<DynamicType = ()> + Clone + 'static> {
+    /// Keeps [`Informer::store`].
+    writer: reflector::store::Writer<K>,
     /// Controller uid → (namespace, name) → object.
     by_owner: HashMap<String, BTreeMap<Key, Arc<K>>>,
     /// Which controller uid each cached object is filed under.
@@ -64,8 +85,11 @@ where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
 {
     pub fn new() -> Arc<Self> {
+        let (store, writer) = reflector::store();
         Arc::new(Self {
+            store,
             state: Mutex::new(State {
+                writer,
                 by_owner: HashMap::new(),
                 filed: HashMap::new(),
                 expectations: HashMap::new(),
@@ -76,12 +100,22 @@ where
         })
     }
 
-    /// Every change the cache takes in, after it holds it: the trigger stream of a controller
-    /// that owns this kind. Subscribe before [`Informer::run`] starts.
-    pub fn subscribe(&self) -> impl Stream<Item = Result<K, watcher::Error>> + Send + 'static {
+    /// Every object the cache takes in or lets go, after it holds it: the trigger stream of a
+    /// controller of the kind or of its owners. Subscribe before [`Informer::run`] starts.
+    pub fn subscribe(&self) -> impl Stream<Item = Arc<K>> + Send + 'static {
+        self.changes().map(|c| c.object)
+    }
+
+    /// Like [`Informer::subscribe`], saying which objects are gone.
+    pub fn changes(&self) -> impl Stream<Item = Change<K>> + Send + 'static {
         let (tx, rx) = mpsc::unbounded_channel();
         self.subscribers.lock().expect("not poisoned").push(tx);
-        futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|o| (Ok(o), rx)) })
+        futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|c| (c, rx)) })
+    }
+
+    /// Every object of the kind by name; ready once the first list has ended.
+    pub fn store(&self) -> Store<K> {
+        self.store.clone()
     }
 
     /// Keeps the cache from a watch of every object of the kind until the server goes away.
@@ -89,22 +123,35 @@ where
         let api: Api<K> = Api::all(client);
         let mut stream = watcher(api, watcher::Config::default()).default_backoff().boxed();
         while let Some(event) = stream.next().await {
-            match event {
-                Ok(watcher::Event::Init) => self.lock().relisted = Some(HashSet::new()),
-                Ok(watcher::Event::InitApply(o)) => {
-                    self.lock().file(&o, true);
-                    self.publish(o);
+            let event = match event {
+                Ok(event) => event,
+                Err(e) => {
+                    tracing::debug!(error = %e, "simulated informer watch error; the watcher retries");
+                    continue;
                 }
-                Ok(watcher::Event::InitDone) => self.lock().end_relist(),
-                Ok(watcher::Event::Apply(o)) => {
-                    self.lock().file(&o, false);
-                    self.publish(o);
+            };
+            let change = {
+                let mut state = self.lock();
+                state.writer.apply_watcher_event(&event);
+                match event {
+                    watcher::Event::Init => {
+                        state.relisted = Some(HashSet::new());
+                        None
+                    }
+                    watcher::Event::InitApply(o) => Some(state.file(Arc::new(o), true)),
+                    watcher::Event::InitDone => {
+                        state.end_relist();
+                        None
+                    }
+                    watcher::Event::Apply(o) => Some(state.file(Arc::new(o), false)),
+                    watcher::Event::Delete(o) => {
+                        state.remove(&o);
+                        Some(Change { object: Arc::new(o), deleted: true })
+                    }
                 }
-                Ok(watcher::Event::Delete(o)) => {
-                    self.lock().remove(&o);
-                    self.publish(o);
-                }
-                Err(e) => tracing::debug!(error = %e, "simulated informer watch error; the watcher retries"),
+            };
+            if let Some(change) = change {
+                self.publish(change);
             }
         }
     }
@@ -149,9 +196,9 @@ where
         }
     }
 
-    fn publish(&self, o: K) {
+    fn publish(&self, change: Change<K>) {
         let mut subscribers = self.subscribers.lock().expect("not poisoned");
-        subscribers.retain(|s| s.send(o.clone()).is_ok());
+        subscribers.retain(|s| s.send(change.clone()).is_ok());
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State<K>> {
@@ -168,25 +215,23 @@ fn key_of<K: Resource>(o: &K) -> Key {
     (o.namespace().unwrap_or_default(), o.name_any())
 }
 
-impl<K: Resource> State<K> {
-    fn file(&mut self, o: &K, relisting: bool)
-    where
-        K: Clone,
-    {
-        let key = key_of(o);
+impl<K: Resource<DynamicType = ()> + Clone + 'static> State<K> {
+    /// Files `o` under its controller and says what changed.
+    fn file(&mut self, o: Arc<K>, relisting: bool) -> Change<K> {
+        let key = key_of(o.as_ref());
         if relisting && let Some(seen) = self.relisted.as_mut() {
             seen.insert(key.clone());
         }
-        let owner = controller_uid(o);
+        let owner = controller_uid(o.as_ref());
         let previous = self.filed.get(&key).cloned();
         if let Some(p) = &previous
             && Some(p) != owner.as_ref()
         {
             self.unfile(&key, p);
         }
-        let Some(owner) = owner else { return };
+        let Some(owner) = owner else { return Change { object: o, deleted: false } };
         let entry = self.by_owner.entry(owner.clone()).or_default();
-        let new = entry.insert(key.clone(), Arc::new(o.clone())).is_none();
+        let new = entry.insert(key.clone(), o.clone()).is_none();
         self.filed.insert(key, owner.clone());
         if let Some(e) = self.expectations.get_mut(&owner) {
             if new {
@@ -201,6 +246,7 @@ impl<K: Resource> State<K> {
                 self.expectations.remove(&owner);
             }
         }
+        Change { object: o, deleted: false }
     }
 
     fn remove(&mut self, o: &K) {
@@ -264,12 +310,12 @@ mod tests {
         let informer = Informer::<Pod>::new();
         assert!(informer.owned_by("rs-1").is_none(), "nothing is known before the first list");
         informer.lock().end_relist();
-        informer.lock().file(&pod("a", "rs-1", "u-a"), false);
+        informer.lock().file(Arc::new(pod("a", "rs-1", "u-a")), false);
         assert_eq!(names(informer.owned_by("rs-1")), Some(vec!["a".to_string()]));
 
         informer.expect_creation("rs-1");
         assert_eq!(names(informer.owned_by("rs-1")), None, "the new pod is not cached yet");
-        informer.lock().file(&pod("b", "rs-1", "u-b"), false);
+        informer.lock().file(Arc::new(pod("b", "rs-1", "u-b")), false);
         assert_eq!(names(informer.owned_by("rs-1")), Some(vec!["a".to_string(), "b".to_string()]));
 
         informer.expect_deletion("rs-1", "u-a");
@@ -286,10 +332,10 @@ mod tests {
     #[test]
     fn a_relist_drops_what_it_did_not_list_and_an_adopted_pod_moves() {
         let informer = Informer::<Pod>::new();
-        informer.lock().file(&pod("a", "rs-1", "u-a"), false);
-        informer.lock().file(&pod("b", "rs-1", "u-b"), false);
+        informer.lock().file(Arc::new(pod("a", "rs-1", "u-a")), false);
+        informer.lock().file(Arc::new(pod("b", "rs-1", "u-b")), false);
         informer.lock().relisted = Some(HashSet::new());
-        informer.lock().file(&pod("b", "rs-2", "u-b"), true);
+        informer.lock().file(Arc::new(pod("b", "rs-2", "u-b")), true);
         informer.lock().end_relist();
         assert_eq!(names(informer.owned_by("rs-1")), Some(vec![]));
         assert_eq!(names(informer.owned_by("rs-2")), Some(vec!["b".to_string()]));

@@ -105,10 +105,12 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
     // At least one node, so every pod has somewhere to be scheduled.
     let node_names = (1..=config.nodes.max(1)).map(|i| format!("{cluster}-node-{i}")).collect();
     let (pods, replicasets) = (Informer::<Pod>::new(), Informer::<ReplicaSet>::new());
-    // Every trigger stream is taken before the caches start, so none misses an event.
+    // Every subscription is taken before the caches start, so none misses an event.
     let (rs_pods, sts_pods, ds_pods, job_pods) =
         (pods.subscribe(), pods.subscribe(), pods.subscribe(), pods.subscribe());
-    let deploy_replicasets = replicasets.subscribe();
+    let (kubelet_pods, quota_pods, slice_pods) = (pods.changes(), pods.subscribe(), pods.subscribe());
+    let (rs_own, deploy_replicasets) = (replicasets.subscribe(), replicasets.subscribe());
+    let replicaset_controller = Controller::for_shared_stream(rs_own, replicasets.store());
     let sim = Arc::new(Sim {
         client: client.clone(),
         config,
@@ -122,15 +124,23 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
         tokio::spawn(pods.run(client.clone())),
         tokio::spawn(replicasets.run(client)),
         tokio::spawn(nodes::run(sim.clone())),
-        tokio::spawn(endpointslices::run(sim.clone())),
-        tokio::spawn(pods::run(sim.clone())),
-        tokio::spawn(run_controller(sim.clone(), replicasets::reconcile, rs_pods)),
-        tokio::spawn(run_controller(sim.clone(), deployments::reconcile, deploy_replicasets)),
-        tokio::spawn(run_controller(sim.clone(), statefulsets::reconcile, sts_pods)),
-        tokio::spawn(run_controller(sim.clone(), daemonsets::reconcile, ds_pods)),
-        tokio::spawn(quotas::run(sim.clone())),
-        tokio::spawn(run_controller(sim, jobs::reconcile, job_pods)),
+        tokio::spawn(endpointslices::run(sim.clone(), slice_pods)),
+        tokio::spawn(pods::run(sim.clone(), kubelet_pods)),
+        tokio::spawn(run_controller(sim.clone(), replicaset_controller, replicasets::reconcile, rs_pods)),
+        tokio::spawn(run_controller(sim.clone(), watched(&sim), deployments::reconcile, deploy_replicasets)),
+        tokio::spawn(run_controller(sim.clone(), watched(&sim), statefulsets::reconcile, sts_pods)),
+        tokio::spawn(run_controller(sim.clone(), watched(&sim), daemonsets::reconcile, ds_pods)),
+        tokio::spawn(quotas::run(sim.clone(), quota_pods)),
+        tokio::spawn(run_controller(sim.clone(), watched(&sim), jobs::reconcile, job_pods)),
     ]
+}
+
+/// A controller of a kind no one else follows: its own watch.
+fn watched<K>(sim: &Sim) -> Controller<K>
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+{
+    Controller::new(Api::all(sim.client.clone()), watcher::Config::default())
 }
 
 /// How many objects of one kind each simulated controller reconciles at once: the default of
@@ -145,19 +155,18 @@ const CONCURRENT_SYNCS: u16 = 5;
 /// controls (pods, or ReplicaSets for Deployments) as their cache takes them in.
 async fn run_controller<K, C, F, Fut>(
     sim: Arc<Sim>,
+    controller: Controller<K>,
     reconcile: F,
-    children: impl futures::Stream<Item = Result<C, watcher::Error>> + Send + 'static,
+    children: impl futures::Stream<Item = Arc<C>> + Send + 'static,
 ) where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
-    C: Resource<DynamicType = ()> + Send + 'static,
+    C: Resource<DynamicType = ()> + Send + Sync + 'static,
     F: FnMut(Arc<K>, Arc<Sim>) -> Fut,
     Fut: std::future::Future<Output = Result<Action, kube::Error>> + Send + 'static,
 {
-    let owners: Api<K> = Api::all(sim.client.clone());
-    let controller = Controller::new(owners, watcher::Config::default())
-        .with_config(controller::Config::default().concurrency(CONCURRENT_SYNCS));
-    let controller = controller.owns_stream(children);
     controller
+        .with_config(controller::Config::default().concurrency(CONCURRENT_SYNCS))
+        .owns_shared_stream(children)
         .run(reconcile, error_policy, sim)
         .for_each(|result| async move {
             if let Err(e) = result {

@@ -7,14 +7,14 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Patch, PatchParams};
-use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Api, ResourceExt};
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
+use super::informer::Change;
 use super::{Sim, nodes, owned, readiness, status};
 
 /// How many pods the scheduler and kubelets update at once. Each pod waits its ready delay on
@@ -22,19 +22,16 @@ use super::{Sim, nodes, owned, readiness, status};
 /// a connection of its own to the member's API server.
 const CONCURRENT_UPDATES: usize = 16;
 
-pub async fn run(sim: Arc<Sim>) {
-    let api: Api<Pod> = Api::all(sim.client.clone());
+/// Runs the scheduler and the kubelets on the pod cache's changes.
+pub async fn run(sim: Arc<Sim>, changes: impl Stream<Item = Change<Pod>> + Send + 'static) {
     let in_flight: Arc<Mutex<HashSet<String>>> = Arc::default();
     let updates = Arc::new(tokio::sync::Semaphore::new(CONCURRENT_UPDATES));
-    let mut stream = watcher(api, watcher::Config::default()).default_backoff().applied_objects().boxed();
-    while let Some(item) = stream.next().await {
-        let pod = match item {
-            Ok(pod) => pod,
-            Err(e) => {
-                tracing::debug!(error = %e, "simulated kubelet watch error; the watcher retries");
-                continue;
-            }
-        };
+    let mut changes = std::pin::pin!(changes);
+    while let Some(change) = changes.next().await {
+        if change.deleted {
+            continue;
+        }
+        let pod = change.object;
         if pod.metadata.deletion_timestamp.is_some() || !needs_work(&pod) {
             continue;
         }

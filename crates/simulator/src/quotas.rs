@@ -22,13 +22,13 @@ const COUNTED: &[&str] = &["pods", "count/pods"];
 
 /// Runs the controller: a quota is looked at when it changes and when a pod of its namespace
 /// does.
-pub async fn run(sim: Arc<Sim>) {
+pub async fn run(sim: Arc<Sim>, pods: impl futures::Stream<Item = Arc<Pod>> + Send + 'static) {
     let quotas: Api<ResourceQuota> = Api::all(sim.client.clone());
     let controller = Controller::new(quotas, watcher::Config::default())
         .with_config(controller::Config::default().concurrency(super::CONCURRENT_SYNCS));
     let store = controller.store();
     controller
-        .watches(Api::<Pod>::all(sim.client.clone()), watcher::Config::default(), move |pod: Pod| {
+        .watches_shared_stream(pods, move |pod: Arc<Pod>| {
             let ns = pod.namespace().unwrap_or_default();
             store
                 .state()
