@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::DaemonSet;
+use kube::ResourceExt;
 use kube::runtime::controller::Action;
-use kube::{Api, ResourceExt};
 use serde_json::json;
 
 use super::owned::{self, PodName};
@@ -68,7 +68,6 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         "numberMisscheduled": 0,
         "observedGeneration": ds.metadata.generation,
     });
-    let api: Api<DaemonSet> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &name, &status::current(&ds.status), desired_status).await?;
+    status::write::<DaemonSet>(&sim.client, &ns, &name, &status::current(&ds.status), desired_status).await?;
     Ok(super::done())
 }

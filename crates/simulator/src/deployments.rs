@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use kube::api::{Patch, PatchParams, PostParams};
+use kube::api::{Patch, PatchParams};
 use kube::runtime::controller::Action;
-use kube::{Api, ResourceExt};
+use kube::{Api, Client, ResourceExt};
 use serde_json::json;
 
 use super::owned;
-use super::{Sim, readiness, status};
+use super::{Sim, readiness, status, unread};
 
 const HASH_LABEL: &str = "pod-template-hash";
 
@@ -35,7 +35,7 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
     readiness::pass_on(&sim.client, &ns, &deploy.metadata, &replicasets).await?;
     let Some(new) = new else {
         sim.replicasets.expect_creation(&uid);
-        if let Err(e) = create_replicaset(&rs_api, deploy.as_ref(), &name, &hash, desired).await {
+        if let Err(e) = create_replicaset(&sim.client, &ns, deploy.as_ref(), &name, &hash, desired).await {
             sim.replicasets.creation_failed(&uid);
             return Err(e);
         }
@@ -102,8 +102,7 @@ pub async fn reconcile(deploy: Arc<Deployment>, sim: Arc<Sim>) -> Result<Action,
         "observedGeneration": deploy.metadata.generation,
         "conditions": [available_cond, progressing],
     });
-    let api: Api<Deployment> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &name, &current, desired_status).await?;
+    status::write::<Deployment>(&sim.client, &ns, &name, &current, desired_status).await?;
     Ok(super::done())
 }
 
@@ -115,7 +114,8 @@ fn observed(rs: &ReplicaSet) -> bool {
 }
 
 async fn create_replicaset(
-    api: &Api<ReplicaSet>,
+    client: &Client,
+    ns: &str,
     deploy: &Deployment,
     name: &str,
     hash: &str,
@@ -143,7 +143,7 @@ async fn create_replicaset(
         "spec": {"replicas": replicas, "selector": selector, "template": template, "minReadySeconds": spec.min_ready_seconds},
     });
     let rs: ReplicaSet = serde_json::from_value(rs).map_err(kube::Error::SerdeError)?;
-    match api.create(&PostParams::default(), &rs).await {
+    match unread::create(client, ns, &rs).await {
         Ok(_) => Ok(()),
         Err(kube::Error::Api(e)) if e.code == 409 => {
             tracing::warn!(replicaset = %format!("{name}-{hash}"), "a ReplicaSet of that name exists and is not this Deployment's");

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::batch::v1::Job;
-use kube::Api;
 use kube::runtime::controller::Action;
 use serde_json::{Value, json};
 
@@ -70,8 +69,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
             job_condition(&current, "Complete", "CompletionsReached", msg),
         ]);
     }
-    let api: Api<Job> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &name, &current, desired).await?;
+    status::write::<Job>(&sim.client, &ns, &name, &current, desired).await?;
     Ok(super::done())
 }
 

@@ -29,6 +29,7 @@ mod readiness;
 mod replicasets;
 mod statefulsets;
 mod status;
+mod unread;
 
 pub use nodes::SIMULATED_LABEL;
 pub use readiness::PODS_READY_ANNOTATION;

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
-use kube::api::{DeleteParams, PostParams, Preconditions};
+use kube::api::{DeleteParams, Preconditions};
 use kube::core::{Selector, SelectorExt};
 use kube::{Api, Resource, ResourceExt};
 
-use super::{Sim, readiness};
+use super::{Sim, readiness, unread};
 
 /// The controller ownerReference kube-controller-manager puts on what it creates.
 pub fn controller_ref<K: Resource<DynamicType = ()>>(owner: &K) -> OwnerReference {
@@ -103,9 +103,8 @@ pub async fn create_pod(
         status: None,
     };
     let owner_uid = pod.metadata.owner_references.iter().flatten().next().map(|o| o.uid.clone()).unwrap_or_default();
-    let pods: Api<Pod> = Api::namespaced(sim.client.clone(), ns);
     sim.pods.expect_creation(&owner_uid);
-    match pods.create(&PostParams::default(), &pod).await {
+    match unread::create(&sim.client, ns, &pod).await {
         Ok(_) => Ok(()),
         // Already there (a StatefulSet ordinal created a moment ago): the next reconcile sees it.
         Err(kube::Error::Api(e)) if e.code == 409 => {

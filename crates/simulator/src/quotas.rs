@@ -62,8 +62,8 @@ async fn reconcile(quota: Arc<ResourceQuota>, sim: Arc<Sim>) -> Result<Action, k
         }
     }
     let current = serde_json::to_value(&quota.status).unwrap_or(Value::Null);
-    let api: Api<ResourceQuota> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &quota.name_any(), &current, json!({"hard": hard, "used": used})).await?;
+    status::write::<ResourceQuota>(&sim.client, &ns, &quota.name_any(), &current, json!({"hard": hard, "used": used}))
+        .await?;
     Ok(super::done())
 }
 

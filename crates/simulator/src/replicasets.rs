@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::ReplicaSet;
-use kube::Api;
 use kube::runtime::controller::Action;
 use serde_json::json;
 
@@ -61,7 +60,6 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         "availableReplicas": ready,
         "observedGeneration": rs.metadata.generation,
     });
-    let api: Api<ReplicaSet> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &name, &status::current(&rs.status), desired_status).await?;
+    status::write::<ReplicaSet>(&sim.client, &ns, &name, &status::current(&rs.status), desired_status).await?;
     Ok(super::done())
 }

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::StatefulSet;
+use kube::ResourceExt;
 use kube::runtime::controller::Action;
-use kube::{Api, ResourceExt};
 use serde_json::json;
 
 use super::owned::{self, PodName};
@@ -74,7 +74,6 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
         "observedGeneration": sts.metadata.generation,
         "collisionCount": 0,
     });
-    let api: Api<StatefulSet> = Api::namespaced(sim.client.clone(), &ns);
-    status::write(&api, &name, &current, desired_status).await?;
+    status::write::<StatefulSet>(&sim.client, &ns, &name, &current, desired_status).await?;
     Ok(super::done())
 }

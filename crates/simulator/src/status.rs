@@ -2,10 +2,10 @@
 //! only when something changed (so a status write does not trigger an endless reconcile), and
 //! with conditions that keep their transition time while their status stays the same.
 
-use kube::Api;
-use kube::api::{Patch, PatchParams};
-use serde::de::DeserializeOwned;
+use kube::{Client, Resource};
 use serde_json::{Value, json};
+
+use super::unread;
 
 pub fn now() -> String {
     jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
@@ -32,16 +32,16 @@ pub fn condition(current: &Value, type_: &str, status: &str, reason: &str, messa
 }
 
 /// Merges `desired` into the owner's status when any of its fields differs from `current`.
-pub async fn write<K>(api: &Api<K>, name: &str, current: &Value, desired: Value) -> Result<(), kube::Error>
+pub async fn write<K>(client: &Client, ns: &str, name: &str, current: &Value, desired: Value) -> Result<(), kube::Error>
 where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
+    K: Resource<DynamicType = ()>,
 {
     let changed =
         desired.as_object().is_some_and(|d| d.iter().any(|(k, v)| current.get(k).unwrap_or(&Value::Null) != v));
     if !changed {
         return Ok(());
     }
-    match api.patch_status(name, &PatchParams::default(), &Patch::Merge(&json!({ "status": desired }))).await {
+    match unread::patch_status::<K>(client, ns, name, &json!({ "status": desired })).await {
         Ok(_) => Ok(()),
         // Gone or changed meanwhile: the watch brings the next version.
         Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
