@@ -22,7 +22,9 @@ impl Member {
         let home = tempfile::tempdir().unwrap();
         let dir = home.path().join("members").join(name);
         let member = Member { name: name.into(), dir, home };
-        let out = member.cli(&[&["local", "member", "start", name, "--pod-ready-delay", "100ms"][..], extra].concat());
+        // Pods turn ready quickly unless the test asks for its own delay.
+        let delay: &[&str] = if extra.contains(&"--pod-ready-delay") { &[] } else { &["--pod-ready-delay", "100ms"] };
+        let out = member.cli(&[&["local", "member", "start", name][..], delay, extra].concat());
         assert_eq!(out.code, 0, "start failed:\nstdout: {}\nstderr: {}", out.stdout, out.stderr);
         (member, out)
     }
@@ -280,8 +282,16 @@ spec:
 
 /// Requests the member's API server counted under `verb`, `resource` and `subresource`.
 fn requests(metrics: &str, verb: &str, resource: &str, subresource: &str) -> u64 {
-    let labels =
-        [format!("resource=\"{resource}\""), format!("subresource=\"{subresource}\""), format!("verb=\"{verb}\"")];
+    answered(metrics, "", verb, resource, subresource)
+}
+
+/// Like [`requests`], only those answered with `code` (any code when empty).
+fn answered(metrics: &str, code: &str, verb: &str, resource: &str, subresource: &str) -> u64 {
+    let mut labels =
+        vec![format!("resource=\"{resource}\""), format!("subresource=\"{subresource}\""), format!("verb=\"{verb}\"")];
+    if !code.is_empty() {
+        labels.push(format!("code=\"{code}\""));
+    }
     metrics
         .lines()
         .filter(|l| l.starts_with("apiserver_request_total{") && labels.iter().all(|want| l.contains(want.as_str())))
@@ -335,6 +345,33 @@ fn a_deployment_becomes_ready_without_redundant_writes() {
     for kind in ["replicasets", "pods"] {
         assert_eq!(requests(&metrics, "list", kind, ""), 1, "one {kind} watch\n{metrics}");
     }
+}
+
+#[test]
+fn the_kubelet_reads_a_pod_again_when_it_changed_before_the_status_write() {
+    // The kubelet writes a pod's status on the condition that the pod is as it last saw it; a
+    // pod changed meanwhile refuses the write (409), and the kubelet reads it and tries again.
+    let (m, _) = Member::start("reread", &["--pod-ready-delay", "3s"]);
+    m.apply("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: nginx}]}\n");
+    // Bound at once; the status write waits the ready delay.
+    m.eventually("the pod bound to a node", || {
+        let pods = m.json(&["get", "pods"])["items"].as_array().cloned()?;
+        pods.first().and_then(|p| p["spec"]["nodeName"].as_str().filter(|n| !n.is_empty()).map(|_| ()))
+    });
+    let pending = m.json(&["get", "pods"]);
+    assert_eq!(pending["items"][0]["status"]["phase"], "Pending", "changed before the delay ended: {pending}");
+    m.kubectl_ok(&["patch", "pod", "p", "--type", "merge", "-p", r#"{"metadata":{"labels":{"touched":"yes"}}}"#]);
+    // kubectl's own reads, counted while the kubelet still waits.
+    let reads_before = requests(&m.kubectl_ok(&["get", "--raw", "/metrics"]), "get", "pods", "");
+    let pod = m.eventually("the pod running and ready", || {
+        let pods = m.json(&["get", "pods"])["items"].as_array().cloned()?;
+        pods.into_iter().find(running_ready)
+    });
+    assert_eq!(pod["metadata"]["labels"]["touched"], "yes", "the status write kept the change: {pod}");
+    let metrics = m.kubectl_ok(&["get", "--raw", "/metrics"]);
+    assert_eq!(answered(&metrics, "409", "patch", "pods", "status"), 1, "{metrics}");
+    assert_eq!(answered(&metrics, "200", "patch", "pods", "status"), 1, "{metrics}");
+    assert_eq!(requests(&metrics, "get", "pods", "") - reads_before, 1, "one read after the refusal\n{metrics}");
 }
 
 #[test]
