@@ -348,6 +348,48 @@ fn a_deployment_becomes_ready_without_redundant_writes() {
 }
 
 #[test]
+fn other_owners_write_their_status_once_their_pods_show() {
+    // A StatefulSet, a DaemonSet and a Job write their status, as a ReplicaSet does, once the
+    // pods' cache shows the pods they created: not first the counts from before.
+    let (m, _) = Member::start("owners", &["--nodes", "1"]);
+    m.apply(
+        "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: redis:7}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: agent:1}]}
+",
+    );
+    m.kubectl_ok(&["create", "job", "once", "--image=busybox"]);
+    m.eventually("every owner done", || {
+        let sts = m.json(&["get", "statefulset", "db"])["status"].clone();
+        let ds = m.json(&["get", "daemonset", "agent"])["status"].clone();
+        let job = m.json(&["get", "job", "once"])["status"].clone();
+        (sts["readyReplicas"] == 1 && ds["numberReady"] == 1 && job["succeeded"] == 1).then_some(())
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let metrics = m.kubectl_ok(&["get", "--raw", "/metrics"]);
+    // Pod created, then ready (the Job: created, running, succeeded).
+    assert_eq!(requests(&metrics, "patch", "statefulsets", "status"), 2, "{metrics}");
+    assert_eq!(requests(&metrics, "patch", "daemonsets", "status"), 2, "{metrics}");
+    assert!(requests(&metrics, "patch", "jobs", "status") <= 3, "{metrics}");
+}
+
+#[test]
 fn the_kubelet_reads_a_pod_again_when_it_changed_before_the_status_write() {
     // The kubelet writes a pod's status on the condition that the pod is as it last saw it; a
     // pod changed meanwhile refuses the write (409), and the kubelet reads it and tries again.

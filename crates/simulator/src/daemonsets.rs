@@ -22,6 +22,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
     let revision = owned::template_hash(&spec.template);
     let Some(pods) = owned::owned_pods(&sim, &uid, Some(&spec.selector)) else { return Ok(super::waiting()) };
     let mut live = Vec::new();
+    let mut changed = false;
     for pod in pods {
         let node = pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
         let duplicate = live.iter().any(|p: &k8s_openapi::api::core::v1::Pod| {
@@ -30,7 +31,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         if sim.node_index(&node).is_some() && pod.labels().get(REVISION_LABEL) == Some(&revision) && !duplicate {
             live.push(pod);
         } else {
-            owned::delete_pod(&sim, &uid, &pod).await?;
+            changed |= owned::delete_pod(&sim, &uid, &pod).await?;
         }
     }
     for node in &sim.node_names {
@@ -42,7 +43,7 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
         labels.insert(REVISION_LABEL.to_string(), revision.clone());
         labels.insert("pod-template-generation".to_string(), ds.metadata.generation.unwrap_or(1).to_string());
         let owner = owned::controller_ref(ds.as_ref());
-        owned::create_pod(
+        changed |= owned::create_pod(
             &sim,
             &ns,
             &spec.template,
@@ -53,6 +54,11 @@ pub async fn reconcile(ds: Arc<DaemonSet>, sim: Arc<Sim>) -> Result<Action, kube
             node.clone(),
         )
         .await?;
+    }
+    if changed {
+        // Its status is written once the pods' cache shows this pass's creations and
+        // deletions (as the ReplicaSet's): their events bring it back.
+        return Ok(super::done());
     }
 
     readiness::pass_on(&sim.client, &ns, &ds.metadata, &live).await?;

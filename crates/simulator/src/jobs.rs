@@ -28,6 +28,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
     let failed = pods.iter().filter(|p| owned::pod_phase(p) == "Failed").count();
     let active = pods.len() - succeeded - failed;
     let wanted = parallelism.saturating_sub(active).min(completions.saturating_sub(succeeded + active));
+    let mut changed = false;
     for _ in 0..wanted {
         let mut labels = BTreeMap::new();
         for key in ["batch.kubernetes.io/controller-uid", "controller-uid"] {
@@ -37,7 +38,7 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
             labels.insert(key.to_string(), name.clone());
         }
         let owner = owned::controller_ref(job.as_ref());
-        owned::create_pod(
+        changed |= owned::create_pod(
             &sim,
             &ns,
             &spec.template,
@@ -48,6 +49,11 @@ pub async fn reconcile(job: Arc<Job>, sim: Arc<Sim>) -> Result<Action, kube::Err
             sim.pick_node(),
         )
         .await?;
+    }
+    if changed {
+        // Its status is written once the pods' cache shows this pass's creations and
+        // deletions (as the ReplicaSet's): their events bring it back.
+        return Ok(super::done());
     }
 
     readiness::pass_on(&sim.client, &ns, &job.metadata, &pods).await?;

@@ -62,7 +62,8 @@ pub enum PodName {
 
 /// Creates a pod from `template` for `owner`, already placed on `node`, with the owner's
 /// readiness knob (`owner_meta`). A template without a spec cannot make a pod (the API server
-/// refuses such owners anyway), so nothing is created.
+/// refuses such owners anyway), so nothing is created. True when a pod was created: its watch
+/// event will bring the owner back.
 #[allow(clippy::too_many_arguments)]
 pub async fn create_pod(
     sim: &Sim,
@@ -73,8 +74,8 @@ pub async fn create_pod(
     name: PodName,
     extra_labels: BTreeMap<String, String>,
     node: String,
-) -> Result<(), kube::Error> {
-    let Some(mut spec) = template.spec.clone() else { return Ok(()) };
+) -> Result<bool, kube::Error> {
+    let Some(mut spec) = template.spec.clone() else { return Ok(false) };
     let template_meta = template.metadata.clone().unwrap_or_default();
     let mut labels = template_meta.labels.unwrap_or_default();
     labels.extend(extra_labels);
@@ -105,11 +106,11 @@ pub async fn create_pod(
     let owner_uid = pod.metadata.owner_references.iter().flatten().next().map(|o| o.uid.clone()).unwrap_or_default();
     sim.pods.expect_creation(&owner_uid);
     match unread::create(&sim.client, ns, &pod).await {
-        Ok(_) => Ok(()),
+        Ok(()) => Ok(true),
         // Already there (a StatefulSet ordinal created a moment ago): the next reconcile sees it.
         Err(kube::Error::Api(e)) if e.code == 409 => {
             sim.pods.creation_failed(&owner_uid);
-            Ok(())
+            Ok(false)
         }
         Err(e) => {
             sim.pods.creation_failed(&owner_uid);
@@ -119,7 +120,8 @@ pub async fn create_pod(
 }
 
 /// Deletes a pod `owner_uid` controls, only if it is still the one we saw (uid precondition).
-pub async fn delete_pod(sim: &Sim, owner_uid: &str, pod: &Pod) -> Result<(), kube::Error> {
+/// True when it was deleted: its watch event will bring the owner back.
+pub async fn delete_pod(sim: &Sim, owner_uid: &str, pod: &Pod) -> Result<bool, kube::Error> {
     let pods: Api<Pod> = Api::namespaced(sim.client.clone(), &pod.namespace().unwrap_or_default());
     let uid = pod.metadata.uid.clone().unwrap_or_default();
     let params = DeleteParams {
@@ -128,10 +130,10 @@ pub async fn delete_pod(sim: &Sim, owner_uid: &str, pod: &Pod) -> Result<(), kub
     };
     sim.pods.expect_deletion(owner_uid, &uid);
     match pods.delete(&pod.name_any(), &params).await {
-        Ok(_) => Ok(()),
+        Ok(_) => Ok(true),
         Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => {
             sim.pods.deletion_failed(owner_uid, &uid);
-            Ok(())
+            Ok(false)
         }
         Err(e) => {
             sim.pods.deletion_failed(owner_uid, &uid);

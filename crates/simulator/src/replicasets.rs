@@ -23,7 +23,7 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         for _ in pods.len()..desired {
             let owner = owned::controller_ref(rs.as_ref());
             let node = sim.pick_node();
-            owned::create_pod(
+            changed |= owned::create_pod(
                 &sim,
                 &ns,
                 template,
@@ -34,16 +34,14 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
                 node,
             )
             .await?;
-            changed = true;
         }
     }
     if pods.len() > desired {
         // Like kube-controller-manager, give up pods that are not ready first, then the newest.
         pods.sort_by_key(|p| (owned::pod_ready(p), std::cmp::Reverse(p.metadata.creation_timestamp.clone())));
         for pod in &pods[..pods.len() - desired] {
-            owned::delete_pod(&sim, &uid, pod).await?;
+            changed |= owned::delete_pod(&sim, &uid, pod).await?;
         }
-        changed = true;
     }
     if changed {
         // The status is written once the pods' cache shows what this pass did: those pods'

@@ -26,13 +26,14 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
     let ordinal = |pod_name: &str| pod_name.strip_prefix(&format!("{name}-")).and_then(|s| s.parse::<usize>().ok());
 
     let mut live = Vec::new();
+    let mut changed = false;
     for pod in pods {
         let keep = ordinal(&pod.name_any()).is_some_and(|i| i < desired)
             && pod.labels().get(REVISION_LABEL) == Some(&revision);
         if keep {
             live.push(pod);
         } else {
-            owned::delete_pod(&sim, &uid, &pod).await?;
+            changed |= owned::delete_pod(&sim, &uid, &pod).await?;
         }
     }
     for i in 0..desired {
@@ -51,7 +52,12 @@ pub async fn reconcile(sts: Arc<StatefulSet>, sim: Arc<Sim>) -> Result<Action, k
         }
         let owner = owned::controller_ref(sts.as_ref());
         let name = PodName::Exact(pod_name);
-        owned::create_pod(&sim, &ns, &template, owner, &sts.metadata, name, labels, sim.pick_node()).await?;
+        changed |= owned::create_pod(&sim, &ns, &template, owner, &sts.metadata, name, labels, sim.pick_node()).await?;
+    }
+    if changed {
+        // Its status is written once the pods' cache shows this pass's creations and
+        // deletions (as the ReplicaSet's): their events bring it back.
+        return Ok(super::done());
     }
 
     readiness::pass_on(&sim.client, &ns, &sts.metadata, &live).await?;
