@@ -117,6 +117,28 @@ fn owner_uid(obj: &Value) -> String {
     obj["metadata"]["ownerReferences"][0]["uid"].as_str().unwrap_or_default().to_string()
 }
 
+const DAEMONSET: &str = "apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: agent:1}]}
+";
+
+const STATEFULSET: &str = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: REPLICAS
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: redis:7}]}
+";
+
 const DEPLOYMENT: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -217,17 +239,7 @@ fn a_member_runs_workloads_as_a_cluster_would() {
     });
 
     // A DaemonSet gets one pod per node.
-    m.apply(
-        "apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent}
-spec:
-  selector: {matchLabels: {app: agent}}
-  template:
-    metadata: {labels: {app: agent}}
-    spec: {containers: [{name: agent, image: agent:1}]}
-",
-    );
+    m.apply(DAEMONSET);
     let ds_pods = m.eventually("a ready agent pod on each node", || {
         let pods = m.pods("app=agent");
         (pods.len() == 2 && pods.iter().all(running_ready)).then_some(pods)
@@ -243,19 +255,7 @@ spec:
     m.kubectl_ok(&["rollout", "status", "daemonset/agent", "--timeout=120s"]);
 
     // A StatefulSet gets pods -0..-2, ready.
-    m.apply(
-        "apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db}
-spec:
-  replicas: 3
-  serviceName: db
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec: {containers: [{name: db, image: redis:7}]}
-",
-    );
+    m.apply(&STATEFULSET.replace("REPLICAS", "3"));
     m.eventually("db-0..db-2 ready", || {
         let pods = m.pods("app=db");
         let mut names: Vec<&str> = pods.iter().filter_map(|p| p["metadata"]["name"].as_str()).collect();
@@ -352,28 +352,7 @@ fn other_owners_write_their_status_once_their_pods_show() {
     // A StatefulSet, a DaemonSet and a Job write their status, as a ReplicaSet does, once the
     // pods' cache shows the pods they created: not first the counts from before.
     let (m, _) = Member::start("owners", &["--nodes", "1"]);
-    m.apply(
-        "apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db}
-spec:
-  replicas: 1
-  serviceName: db
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec: {containers: [{name: db, image: redis:7}]}
----
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent}
-spec:
-  selector: {matchLabels: {app: agent}}
-  template:
-    metadata: {labels: {app: agent}}
-    spec: {containers: [{name: agent, image: agent:1}]}
-",
-    );
+    m.apply(&format!("{}---\n{DAEMONSET}", STATEFULSET.replace("REPLICAS", "1")));
     m.kubectl_ok(&["create", "job", "once", "--image=busybox"]);
     m.eventually("every owner done", || {
         let sts = m.json(&["get", "statefulset", "db"])["status"].clone();
