@@ -61,6 +61,8 @@ struct State<K: Resource<DynamicType = ()> + Clone + 'static> {
     expectations: HashMap<String, Expectation>,
     /// The keys listed since a relist began; the others are gone when it ends.
     relisted: Option<HashSet<Key>>,
+    /// What the relist under way took in, handed on when it ends.
+    listed: Vec<Change<K>>,
     /// The first list has ended: an empty answer means there are none, not "not read yet".
     synced: bool,
 }
@@ -94,6 +96,7 @@ where
                 filed: HashMap::new(),
                 expectations: HashMap::new(),
                 relisted: None,
+                listed: Vec::new(),
                 synced: false,
             }),
             subscribers: Mutex::new(Vec::new()),
@@ -130,27 +133,8 @@ where
                     continue;
                 }
             };
-            let change = {
-                let mut state = self.lock();
-                state.writer.apply_watcher_event(&event);
-                match event {
-                    watcher::Event::Init => {
-                        state.relisted = Some(HashSet::new());
-                        None
-                    }
-                    watcher::Event::InitApply(o) => Some(state.file(Arc::new(o), true)),
-                    watcher::Event::InitDone => {
-                        state.end_relist();
-                        None
-                    }
-                    watcher::Event::Apply(o) => Some(state.file(Arc::new(o), false)),
-                    watcher::Event::Delete(o) => {
-                        state.remove(&o);
-                        Some(Change { object: Arc::new(o), deleted: true })
-                    }
-                }
-            };
-            if let Some(change) = change {
+            let changes = self.lock().take_in(event);
+            for change in changes {
                 self.publish(change);
             }
         }
@@ -216,6 +200,35 @@ fn key_of<K: Resource>(o: &K) -> Key {
 }
 
 impl<K: Resource<DynamicType = ()> + Clone + 'static> State<K> {
+    /// Takes in one watch event: the store, then the cache; says what to hand on.
+    fn take_in(&mut self, event: watcher::Event<K>) -> Vec<Change<K>> {
+        self.writer.apply_watcher_event(&event);
+        match event {
+            watcher::Event::Init => {
+                self.relisted = Some(HashSet::new());
+                self.listed.clear();
+                Vec::new()
+            }
+            // A relist's objects reach the store at its end (kube-rs swaps the whole list in
+            // then), so they are handed on then too: a controller triggered earlier would look
+            // its object up in the store and not find it.
+            watcher::Event::InitApply(o) => {
+                let change = self.file(Arc::new(o), true);
+                self.listed.push(change);
+                Vec::new()
+            }
+            watcher::Event::InitDone => {
+                self.end_relist();
+                std::mem::take(&mut self.listed)
+            }
+            watcher::Event::Apply(o) => vec![self.file(Arc::new(o), false)],
+            watcher::Event::Delete(o) => {
+                self.remove(&o);
+                vec![Change { object: Arc::new(o), deleted: true }]
+            }
+        }
+    }
+
     /// Files `o` under its controller and says what changed.
     fn file(&mut self, o: Arc<K>, relisting: bool) -> Change<K> {
         let key = key_of(o.as_ref());
@@ -290,6 +303,7 @@ impl<K: Resource<DynamicType = ()> + Clone + 'static> State<K> {
 mod tests {
     use super::*;
     use k8s_openapi::api::core::v1::Pod;
+    use kube::runtime::reflector::ObjectRef;
     use serde_json::json;
 
     fn pod(name: &str, owner: &str, uid: &str) -> Pod {
@@ -327,6 +341,25 @@ mod tests {
         informer.creation_failed("rs-1");
         assert!(informer.owned_by("rs-1").is_some(), "a failed creation is not waited for");
         assert_eq!(names(informer.owned_by("other")), Some(vec![]));
+    }
+
+    #[test]
+    fn a_relist_hands_its_objects_on_once_the_store_holds_them() {
+        let informer = Informer::<Pod>::new();
+        let a = pod("a", "rs-1", "u-a");
+        let mut state = informer.lock();
+        assert!(state.take_in(watcher::Event::Init).is_empty());
+        assert!(state.take_in(watcher::Event::InitApply(a.clone())).is_empty(), "held until the list ends");
+        let handed = state.take_in(watcher::Event::InitDone);
+        drop(state);
+        assert_eq!(handed.iter().map(|c| c.object.name_any()).collect::<Vec<_>>(), ["a"]);
+        assert!(informer.store().get(&ObjectRef::from_obj(&a)).is_some(), "in the store when handed on");
+        let mut state = informer.lock();
+        let b = pod("b", "rs-1", "u-b");
+        let handed = state.take_in(watcher::Event::Apply(b.clone()));
+        assert!(handed.len() == 1 && !handed[0].deleted);
+        let handed = state.take_in(watcher::Event::Delete(b));
+        assert!(handed.len() == 1 && handed[0].deleted);
     }
 
     #[test]
