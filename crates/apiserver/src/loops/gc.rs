@@ -5,7 +5,8 @@
 //! touched on stale information.
 //!
 //! Deleted owners that still have dependents are remembered under `/gc/tombstones/<uid>` so a
-//! restarted plane still knows those owners are gone. An owner deleted while the plane is
+//! restarted plane still knows those owners are gone, and for a while after their last
+//! dependent went (`TOMBSTONE_RETENTION`), for dependents created from a stale cache. An owner deleted while the plane is
 //! stopping, before the collector saw the event, is not remembered: its dependents stay.
 
 use std::sync::{Arc, Mutex};
@@ -124,7 +125,7 @@ async fn work(state: Arc<ApiState>, graph: Arc<Mutex<Graph>>, wake: Arc<Notify>)
         let plan = graph.lock().unwrap_or_else(|p| p.into_inner()).plan();
         for action in plan {
             if let Action::ForgetTombstone { uid } = &action {
-                graph.lock().unwrap_or_else(|p| p.into_inner()).tombstones.remove(uid);
+                graph.lock().unwrap_or_else(|p| p.into_inner()).forget(uid);
             }
             if let Err(e) = apply(&state, &action).await {
                 tracing::debug!(?action, error = %e.message, "garbage collector: a write did not apply; retrying later");

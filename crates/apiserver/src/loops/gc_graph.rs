@@ -7,6 +7,7 @@
 //! proves nothing, so its dependent is never deleted for it.
 
 use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -146,7 +147,14 @@ pub enum Action {
     ForgetTombstone { uid: String },
 }
 
-#[derive(Debug, Default)]
+/// How long a tombstone outlives its owner's last dependent. A controller working from a stale
+/// cache may still create a dependent of an owner just deleted (a ReplicaSet replacing the pods
+/// the collector removed); kube-controller-manager's collector finds those by looking the owner
+/// up, this one by still remembering it. Forgetting at once left such a dependent referencing a
+/// uid never seen, which proves nothing, so it stayed.
+pub const TOMBSTONE_RETENTION: Duration = Duration::from_secs(300);
+
+#[derive(Debug)]
 pub struct Graph {
     pub nodes: HashMap<String, Node>,
     uid_by_key: HashMap<String, String>,
@@ -154,6 +162,22 @@ pub struct Graph {
     /// dependents (on every deletion) does not walk the whole graph.
     dependents_of: HashMap<String, HashSet<String>>,
     pub tombstones: HashSet<String>,
+    /// When each tombstone lost its last dependent (or was read back at start).
+    unreferenced_since: HashMap<String, Instant>,
+    retention: Duration,
+}
+
+impl Default for Graph {
+    fn default() -> Self {
+        Self {
+            nodes: HashMap::new(),
+            uid_by_key: HashMap::new(),
+            dependents_of: HashMap::new(),
+            tombstones: HashSet::new(),
+            unreferenced_since: HashMap::new(),
+            retention: TOMBSTONE_RETENTION,
+        }
+    }
 }
 
 impl Graph {
@@ -166,6 +190,7 @@ impl Graph {
         self.take(&node.uid);
         for r in &node.owners {
             self.dependents_of.entry(r.uid.clone()).or_default().insert(node.uid.clone());
+            self.unreferenced_since.remove(&r.uid);
         }
         self.nodes.insert(node.uid.clone(), node);
     }
@@ -180,6 +205,9 @@ impl Graph {
                 deps.remove(uid);
                 if deps.is_empty() {
                     self.dependents_of.remove(&r.uid);
+                    if self.tombstones.contains(&r.uid) {
+                        self.unreferenced_since.insert(r.uid.clone(), Instant::now());
+                    }
                 }
             }
         }
@@ -242,7 +270,18 @@ impl Graph {
         let gone: Vec<String> =
             old.into_iter().filter(|u| !self.nodes.contains_key(u) && self.is_referenced(u)).collect();
         self.tombstones.extend(gone.iter().cloned());
+        let now = Instant::now();
+        let unreferenced: Vec<String> = self.tombstones.iter().filter(|u| !self.is_referenced(u)).cloned().collect();
+        for uid in unreferenced {
+            self.unreferenced_since.entry(uid).or_insert(now);
+        }
         gone
+    }
+
+    /// Drops a tombstone the plan said to forget.
+    pub fn forget(&mut self, uid: &str) {
+        self.tombstones.remove(uid);
+        self.unreferenced_since.remove(uid);
     }
 
     fn is_referenced(&self, uid: &str) -> bool {
@@ -266,7 +305,8 @@ impl Graph {
             self.plan_dependent(node, &mut actions);
         }
         for uid in &self.tombstones {
-            if !self.is_referenced(uid) {
+            let unreferenced = self.unreferenced_since.get(uid).is_none_or(|t| t.elapsed() >= self.retention);
+            if !self.is_referenced(uid) && unreferenced {
                 actions.push(Action::ForgetTombstone { uid: uid.clone() });
             }
         }
@@ -391,6 +431,26 @@ mod tests {
         assert_eq!(deletes(&g), vec!["dep".to_string()]);
         let drops: Vec<_> = g.plan().into_iter().filter(|a| matches!(a, Action::DropOwners { .. })).collect();
         assert_eq!(drops.len(), 1, "the shared dependent only loses its dead owner: {drops:?}");
+    }
+
+    #[test]
+    fn a_dependent_created_after_its_owner_went_is_still_collected() {
+        // A ReplicaSet deleted, its pod collected, then a replacement pod created from a stale
+        // cache: the tombstone is still there, so the new pod goes too.
+        let mut g = Graph::default();
+        g.upsert(node("rs", &[], &[], false));
+        g.upsert(node("pod-1", &[("rs", true)], &[], false));
+        assert_eq!(g.remove("/registry/core/configmaps/default/rs", "rs"), Some("rs".into()));
+        assert_eq!(deletes(&g), vec!["pod-1".to_string()]);
+        g.remove("/registry/core/configmaps/default/pod-1", "pod-1");
+        assert!(!g.plan().iter().any(|a| matches!(a, Action::ForgetTombstone { .. })), "kept for a while");
+        g.upsert(node("pod-2", &[("rs", true)], &[], false));
+        assert_eq!(deletes(&g), vec!["pod-2".to_string()]);
+        g.remove("/registry/core/configmaps/default/pod-2", "pod-2");
+        g.retention = Duration::ZERO;
+        assert!(g.plan().iter().any(|a| matches!(a, Action::ForgetTombstone { uid } if uid == "rs")));
+        g.forget("rs");
+        assert!(g.tombstones.is_empty() && g.unreferenced_since.is_empty());
     }
 
     #[test]
