@@ -136,10 +136,28 @@ fn pick(n: u16, max: Revision) -> Revision {
     Revision::from(n) % (max + 1)
 }
 
-fn open(dir: &tempfile::TempDir) -> Arc<SqliteStore> {
+fn options() -> SqliteOptions {
     // Durability is not under test here; the crash test covers it.
-    let opts = SqliteOptions { synchronous: Synchronous::Normal, compaction_step: 3, ..SqliteOptions::default() };
-    SqliteStore::open(&dir.path().join("state.db"), opts).expect("open")
+    SqliteOptions { synchronous: Synchronous::Normal, compaction_step: 3, ..SqliteOptions::default() }
+}
+
+fn open(dir: &tempfile::TempDir) -> Arc<SqliteStore> {
+    SqliteStore::open(&dir.path().join("state.db"), options()).expect("open")
+}
+
+/// Opens the store again after its handle was dropped. A process another test is starting at
+/// that moment holds a copy of the lock file's descriptor until it execs (the lock belongs to
+/// the open file, which a fork shares), so a refusal as locked is retried for a moment.
+async fn reopen(dir: &tempfile::TempDir) -> Arc<SqliteStore> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        match SqliteStore::open(&dir.path().join("state.db"), options()) {
+            Err(e) if format!("{e:?}").contains("Locked") && std::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            other => return other.expect("reopen"),
+        }
+    }
 }
 
 async fn run(ops: Vec<Op>) {
@@ -265,7 +283,7 @@ async fn run(ops: Vec<Op>) {
             }
             Op::Reopen => {
                 drop(store);
-                store = open(&dir);
+                store = reopen(&dir).await;
                 assert_eq!(store.current_revision(), m.rev, "the revision continues after reopening");
                 assert_eq!(store.compacted_revision(), m.compacted);
             }
