@@ -23,7 +23,7 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
         // other manager to conflict with and nothing applied before to drop.
         return Ok(finish(ctx, applied, applied_t, vec![own_entry(ctx, applied_set)]));
     };
-    let mut list = entries::read(live);
+    let mut list = entries::read_stored(live);
     let is_mine = |e: &Entry| e.is(ctx.manager, Operation::Apply, ctx.subresource);
     let live_t = ctx.tracked(live);
     let mut merged = merge(&live_t, &applied_t, ctx.shape);
@@ -31,7 +31,7 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
 
     let mut conflicts = Vec::new();
     for e in list.iter_mut().filter(|e| !is_mine(e)) {
-        let clash = e.set.intersection(&changed);
+        let clash = e.set().intersection(&changed);
         if clash.is_empty() {
             continue;
         }
@@ -39,7 +39,7 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
             conflicts.push(Conflict { manager: e.describe(), path });
         }
         if force {
-            e.set = e.set.difference(&clash);
+            e.remove(&clash);
         }
     }
     if !force && !conflicts.is_empty() {
@@ -47,7 +47,7 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
     }
 
     // Fields this manager applied before and leaves out now go, unless someone else owns them.
-    let previous = list.iter().find(|e| is_mine(e)).map(|e| e.set.clone()).unwrap_or_default();
+    let previous = list.iter().find(|e| is_mine(e)).map(|e| e.set().clone()).unwrap_or_default();
     let others = owned_by_others(&list, is_mine);
     let dropped = previous.difference(&applied_set);
     for path in dropped.paths() {
@@ -59,16 +59,16 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
     }
     let gone = diff(&live_t, &merged, ctx.shape).removed;
     for e in list.iter_mut() {
-        e.set = e.set.difference(&gone);
+        e.remove(&gone);
     }
 
     let object_changed = merged != live_t;
     match list.iter_mut().find(|e| is_mine(e)) {
         Some(e) => {
-            if object_changed || e.set != applied_set || e.api_version != ctx.api_version {
+            if object_changed || *e.set() != applied_set || e.api_version != ctx.api_version {
                 e.time = Some(ctx.now.to_string());
             }
-            e.set = applied_set;
+            e.replace_set(applied_set);
             e.api_version = ctx.api_version.to_string();
         }
         None => list.push(own_entry(ctx, applied_set)),
@@ -78,14 +78,7 @@ pub fn apply(live: Option<&Value>, applied: &Value, ctx: &Context<'_>, force: bo
 
 /// The applier's entry when it owns nothing yet.
 fn own_entry(ctx: &Context<'_>, set: Set) -> Entry {
-    Entry {
-        manager: ctx.manager.to_string(),
-        operation: Operation::Apply,
-        api_version: ctx.api_version.to_string(),
-        time: Some(ctx.now.to_string()),
-        subresource: ctx.subresource.to_string(),
-        set,
-    }
+    Entry::new(ctx.manager, Operation::Apply, ctx.api_version, ctx.now, ctx.subresource, set)
 }
 
 /// The object to store: the merged fields put back into `base` (the live object, or the

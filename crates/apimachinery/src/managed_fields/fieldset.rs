@@ -186,6 +186,21 @@ impl Set {
         out
     }
 
+    /// Whether a path is in both sets.
+    pub(crate) fn intersects(&self, other: &Set) -> bool {
+        self.members.iter().any(|m| other.members.contains(m))
+            || self.children.iter().any(|(pe, child)| other.children.get(pe).is_some_and(|o| child.intersects(o)))
+    }
+
+    /// Whether every path of `other` is in this set.
+    pub(crate) fn includes(&self, other: &Set) -> bool {
+        other.members.iter().all(|m| self.members.contains(m))
+            && other
+                .children
+                .iter()
+                .all(|(pe, child)| child.is_empty() || self.children.get(pe).is_some_and(|mine| mine.includes(child)))
+    }
+
     /// Paths in both sets.
     pub(crate) fn intersection(&self, other: &Set) -> Set {
         let mut out = Set::new();

@@ -19,7 +19,7 @@ pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
         Some(s) => (true, Some(s) != stored),
         None => (false, false),
     };
-    let mut list = if sent_differs { entries::read(new) } else { old.map(entries::read).unwrap_or_default() };
+    let mut list = if sent_differs { entries::read(new) } else { old.map(entries::read_stored).unwrap_or_default() };
     let (before, after) = match old {
         Some(old) => changed_parts(ctx, old, new),
         None => (Value::Object(serde_json::Map::new()), ctx.tracked(new)),
@@ -32,25 +32,25 @@ pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
     }
     if !unchanged {
         for e in list.iter_mut() {
-            e.set = e.set.difference(&d.removed);
+            e.remove(&d.removed);
             if !e.is(ctx.manager, Operation::Update, ctx.subresource) {
-                e.set = e.set.difference(&d.changed);
+                e.remove(&d.changed);
             }
         }
         match list.iter_mut().find(|e| e.is(ctx.manager, Operation::Update, ctx.subresource)) {
             Some(e) => {
-                e.set.union_with(&d.changed);
+                e.add(&d.changed);
                 e.time = Some(ctx.now.to_string());
                 e.api_version = ctx.api_version.to_string();
             }
-            None => list.push(Entry {
-                manager: ctx.manager.to_string(),
-                operation: Operation::Update,
-                api_version: ctx.api_version.to_string(),
-                time: Some(ctx.now.to_string()),
-                subresource: ctx.subresource.to_string(),
-                set: d.changed.clone(),
-            }),
+            None => list.push(Entry::new(
+                ctx.manager,
+                Operation::Update,
+                ctx.api_version,
+                ctx.now,
+                ctx.subresource,
+                d.changed.clone(),
+            )),
         }
     }
     entries::write(new, list);
@@ -78,7 +78,7 @@ fn changed_parts(ctx: &Context<'_>, old: &Value, new: &Value) -> (Value, Value) 
 pub(crate) fn owned_by_others(list: &[Entry], skip: impl Fn(&Entry) -> bool) -> Set {
     let mut all = Set::new();
     for e in list.iter().filter(|e| !skip(e)) {
-        all.union_with(&e.set);
+        all.union_with(e.set());
     }
     all
 }

@@ -221,3 +221,45 @@ fn create_then_the_same_apply_is_a_no_op() {
     let again = apply(Some(&created), &config, &later, false).unwrap();
     assert_eq!(again, created);
 }
+
+#[test]
+fn set_relations() {
+    let obj = deployment(1, json!([{"name": "A", "value": "1"}]));
+    let all = fields_of(&ctx("m").tracked(&obj), ctx("m").shape, Mode::Apply);
+    let replicas = Set::from_fields_v1(&json!({"f:spec": {"f:replicas": {}}}));
+    let labels = Set::from_fields_v1(&json!({"f:metadata": {"f:labels": {"f:other": {}}}}));
+    assert!(all.includes(&replicas) && all.intersects(&replicas));
+    assert!(!all.includes(&labels) && !all.intersects(&labels));
+    assert!(!replicas.includes(&all) && replicas.intersects(&all));
+    assert!(replicas.includes(&Set::new()) && !replicas.intersects(&Set::new()));
+}
+
+#[test]
+fn repeated_updates_move_only_the_fields_they_change() {
+    let a = apply(None, &deployment(1, json!([])), &ctx("a"), false).unwrap();
+    let mut scaled = a.clone();
+    scaled["spec"]["replicas"] = json!(5);
+    record_update(Some(&a), &mut scaled, &ctx("kubectl-scale"));
+    let mut rescaled = scaled.clone();
+    rescaled["spec"]["replicas"] = json!(6);
+    let later = Context { now: "2030-01-01T00:00:00Z", ..ctx("kubectl-scale") };
+    record_update(Some(&scaled), &mut rescaled, &later);
+    let before = scaled["metadata"]["managedFields"].as_array().unwrap();
+    let after = rescaled["metadata"]["managedFields"].as_array().unwrap();
+    assert_eq!(after[0], before[0], "the applier's entry is not touched");
+    assert_eq!(after[1]["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}));
+    assert_eq!(after[1]["time"], "2030-01-01T00:00:00Z");
+
+    // Taking a field the applier owns re-encodes the applier's entry without it.
+    let mut relabelled = rescaled.clone();
+    relabelled["metadata"]["labels"]["app"] = json!("other");
+    record_update(Some(&rescaled), &mut relabelled, &later);
+    let entries = relabelled["metadata"]["managedFields"].as_array().unwrap();
+    let applier = entries.iter().find(|e| e["manager"] == "a").unwrap();
+    assert!(applier["fieldsV1"]["f:metadata"]["f:labels"].get("f:app").is_none());
+    assert!(applier["fieldsV1"]["f:spec"].get("f:selector").is_some());
+    assert_eq!(
+        entries.iter().find(|e| e["manager"] == "kubectl-scale").unwrap()["fieldsV1"]["f:metadata"]["f:labels"],
+        json!({"f:app": {}})
+    );
+}
