@@ -83,20 +83,35 @@ fn is<T: Resource>(group: &str, version: &str, kind: &str) -> bool {
 /// `kind` are forced to `T`'s because k8s-openapi rejects others and the caller has already
 /// matched the object to this resource.
 fn roundtrip_as<T: Resource + DeserializeOwned + Serialize>(obj: &Value) -> Result<Value, DecodeFailure> {
-    let mut input = obj.clone();
-    if let Some(map) = input.as_object_mut() {
-        map.insert("apiVersion".into(), Value::String(T::API_VERSION.to_string()));
-        map.insert("kind".into(), Value::String(T::KIND.to_string()));
-    }
-    let typed: T = serde_path_to_error::deserialize(input).map_err(|e| {
-        let (path, pointer) = render_path(e.path());
-        DecodeFailure { path, pointer, message: e.inner().to_string() }
-    })?;
+    let typed = match T::deserialize(typed_input::<T>(obj)) {
+        Ok(typed) => typed,
+        // Tracking the path costs a wrapper around every field of every write; only a body that
+        // does not decode needs it, so it is decoded again, the same way, to find where.
+        Err(first) => {
+            return Err(match serde_path_to_error::deserialize::<_, T>(typed_input::<T>(obj)) {
+                Err(e) => {
+                    let (path, pointer) = render_path(e.path());
+                    DecodeFailure { path, pointer, message: e.inner().to_string() }
+                }
+                Ok(_) => DecodeFailure { path: String::new(), pointer: String::new(), message: first.to_string() },
+            });
+        }
+    };
     serde_json::to_value(&typed).map_err(|e| DecodeFailure {
         path: String::new(),
         pointer: String::new(),
         message: e.to_string(),
     })
+}
+
+/// A copy of `obj` with `T`'s `apiVersion` and `kind`.
+fn typed_input<T: Resource>(obj: &Value) -> Value {
+    let mut input = obj.clone();
+    if let Some(map) = input.as_object_mut() {
+        map.insert("apiVersion".into(), Value::String(T::API_VERSION.to_string()));
+        map.insert("kind".into(), Value::String(T::KIND.to_string()));
+    }
+    input
 }
 
 /// Renders a serde_path_to_error path in kube's style (`spec.containers[0].name`) and as a JSON
