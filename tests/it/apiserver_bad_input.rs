@@ -143,3 +143,33 @@ async fn bad_strategic_merge_patches() {
     assert!(env.as_array().is_none_or(|e| e.is_empty()), "{body}");
     assert_eq!(body["spec"]["containers"][0]["image"], "nginx");
 }
+
+/// An update carries the managedFields it read back; those pass as they are, while a changed
+/// entry that does not decode is refused like any other field of the wrong type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn managed_fields_sent_back_pass_and_malformed_ones_are_refused() {
+    let plane = Plane::start();
+    let c = client(&plane).await;
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let (code, _) =
+        send(&c, Method::POST, cms, "application/json", br#"{"metadata":{"name":"mf"},"data":{"a":"1"}}"#.to_vec())
+            .await;
+    assert_eq!(code, 201);
+    let one = format!("{cms}/mf");
+    let (_, mut stored) = send(&c, Method::GET, &one, "application/json", vec![]).await;
+    assert_eq!(stored["metadata"]["managedFields"].as_array().map(Vec::len), Some(1), "{stored}");
+
+    stored["data"]["a"] = "2".into();
+    let (code, updated) = send(&c, Method::PUT, &one, "application/json", stored.to_string().into_bytes()).await;
+    assert_eq!(code, 200, "{updated}");
+    assert_eq!(updated["metadata"]["managedFields"][0]["fieldsV1"], stored["metadata"]["managedFields"][0]["fieldsV1"]);
+
+    let mut malformed = updated.clone();
+    malformed["data"]["a"] = "3".into();
+    malformed["metadata"]["managedFields"][0]["manager"] = 5.into();
+    let (code, body) = send(&c, Method::PUT, &one, "application/json", malformed.to_string().into_bytes()).await;
+    assert_status(code, &body, 400, "cannot be handled as a ConfigMap");
+    assert!(body["message"].as_str().unwrap().contains("managedFields"), "{body}");
+    let (_, now) = send(&c, Method::GET, &one, "application/json", vec![]).await;
+    assert_eq!(now["data"]["a"], "2", "the refused update changed nothing");
+}
