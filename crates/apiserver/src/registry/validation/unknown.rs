@@ -1,7 +1,7 @@
 //! Unknown and duplicate field detection for `fieldValidation=Strict|Warn`.
 
 use std::collections::HashSet;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -45,7 +45,7 @@ pub fn prune_unknown(def: &ResourceDef, obj: &mut Value) -> Vec<String> {
 /// returns their paths: [`prune_unknown`] for a caller that already has the round trip.
 pub(crate) fn prune_decoded(obj: &mut Value, decoded: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    prune_against(obj, decoded, "", &mut out);
+    prune_against(obj, decoded, &mut String::new(), &mut out);
     out
 }
 
@@ -73,27 +73,39 @@ pub(crate) fn diff_unknown(input: &Value, output: &Value, path: &str, out: &mut 
 }
 
 /// Removes from `input` what is missing from `output` (as [`diff_unknown`] reports it).
-fn prune_against(input: &mut Value, output: &Value, path: &str, out: &mut Vec<String>) {
+/// `path` is where `input` sits; it is grown and cut back in place, since nearly every field
+/// visited is known and needs no path of its own.
+fn prune_against(input: &mut Value, output: &Value, path: &mut String, out: &mut Vec<String>) {
     match (input, output) {
         (Value::Object(i), Value::Object(o)) => {
             i.retain(|k, v| {
-                let p = child(path, k);
-                match o.get(k) {
+                let mark = path.len();
+                if mark > 0 {
+                    path.push('.');
+                }
+                path.push_str(k);
+                let keep = match o.get(k) {
                     None if v.is_null() => true,
                     None => {
-                        out.push(p);
+                        out.push(path.clone());
                         false
                     }
                     Some(ov) => {
-                        prune_against(v, ov, &p, out);
+                        prune_against(v, ov, path, out);
                         true
                     }
-                }
+                };
+                path.truncate(mark);
+                keep
             });
         }
         (Value::Array(i), Value::Array(o)) => {
             for (n, (iv, ov)) in i.iter_mut().zip(o).enumerate() {
-                prune_against(iv, ov, &index(path, n), out);
+                let mark = path.len();
+                // Writing to a String cannot fail.
+                let _ = write!(path, "[{n}]");
+                prune_against(iv, ov, path, out);
+                path.truncate(mark);
             }
         }
         _ => {}
@@ -111,7 +123,7 @@ pub(crate) fn prune_metadata(meta: &mut Value, path: &str, out: &mut Vec<String>
     if let Ok(typed) = serde_json::from_value::<ObjectMeta>(meta.clone())
         && let Ok(back) = serde_json::to_value(&typed)
     {
-        prune_against(meta, &back, path, out);
+        prune_against(meta, &back, &mut path.to_string(), out);
     }
 }
 
@@ -311,7 +323,7 @@ mod tests {
             let mut slow = sample.clone();
             let mut slow_out = Vec::new();
             if let Ok(typed) = serde_json::from_value::<ObjectMeta>(sample.clone()) {
-                prune_against(&mut slow, &serde_json::to_value(&typed).unwrap(), "metadata", &mut slow_out);
+                prune_against(&mut slow, &serde_json::to_value(&typed).unwrap(), &mut "metadata".into(), &mut slow_out);
             }
             assert_eq!((fast, out), (slow, slow_out));
         }
