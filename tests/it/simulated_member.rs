@@ -302,7 +302,8 @@ fn answered(metrics: &str, code: &str, verb: &str, resource: &str, subresource: 
 #[test]
 fn a_deployment_becomes_ready_without_redundant_writes() {
     const N: usize = 20;
-    let (m, _) = Member::start("writes", &[]);
+    // The default ready delay: pods are waited for up to twice that.
+    let (m, _) = Member::start("writes", &["--pod-ready-delay", "500ms"]);
     let manifest: String = (0..N)
         .map(|i| {
             format!(
@@ -330,11 +331,13 @@ fn a_deployment_becomes_ready_without_redundant_writes() {
     for kind in ["deployments", "replicasets", "pods"] {
         assert_eq!(requests(&metrics, "create", kind, ""), n, "one {kind} create per Deployment\n{metrics}");
     }
-    // Each owner's status is written when it says something new: a Deployment's and its
-    // ReplicaSet's once with the pod created and once with it ready, the pod's once (Running
-    // and Ready). Neither writes counts from before its own change nor re-reads the pod.
-    assert!(requests(&metrics, "patch", "deployments", "status") <= 2 * n, "{metrics}");
-    assert!(requests(&metrics, "patch", "replicasets", "status") <= 2 * n, "{metrics}");
+    // Each owner's status is written when it says something new: a ReplicaSet's once its new
+    // pod is ready (it waits for a pod about to turn ready, not writing it pending first), a
+    // Deployment's after its ReplicaSet's, the pod's once (Running and Ready). Neither writes
+    // counts from before its own change nor re-reads the pod. A pod that a loaded machine
+    // makes later than twice the ready delay is reported pending first, hence the margin.
+    assert!(requests(&metrics, "patch", "deployments", "status") <= n + n / 4, "{metrics}");
+    assert!(requests(&metrics, "patch", "replicasets", "status") <= n + n / 4, "{metrics}");
     assert_eq!(requests(&metrics, "patch", "pods", "status"), n, "{metrics}");
     assert_eq!(requests(&metrics, "get", "pods", ""), 0, "{metrics}");
     for kind in ["deployments", "replicasets", "pods"] {

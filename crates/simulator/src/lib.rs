@@ -27,6 +27,7 @@ mod pods;
 mod quotas;
 mod readiness;
 mod replicasets;
+mod settle;
 mod statefulsets;
 mod status;
 mod unread;
@@ -86,6 +87,8 @@ pub(crate) struct Sim {
     /// The member's pods and ReplicaSets as the owners' controllers look them up.
     pub pods: Arc<Informer<Pod>>,
     pub replicasets: Arc<Informer<ReplicaSet>>,
+    /// Owners whose status write waits for their new pods to turn ready.
+    pub holds: settle::Holds,
 }
 
 impl Sim {
@@ -120,6 +123,7 @@ pub fn spawn(client: Client, config: SimulationConfig, cluster: &str, version: &
         next_node: AtomicUsize::new(0),
         pods: pods.clone(),
         replicasets: replicasets.clone(),
+        holds: settle::Holds::default(),
     });
     vec![
         tokio::spawn(pods.run(client.clone())),

@@ -1,5 +1,6 @@
 //! The ReplicaSet controller: keeps `spec.replicas` pods, deleting only pods the ReplicaSet
-//! controls, and reports how many are ready.
+//! controls, and reports how many are ready (once its new pods are, when they are about to be:
+//! see [`super::settle`]).
 
 use std::sync::Arc;
 
@@ -50,6 +51,13 @@ pub async fn reconcile(rs: Arc<ReplicaSet>, sim: Arc<Sim>) -> Result<Action, kub
         return Ok(super::done());
     }
     readiness::pass_on(&sim.client, &ns, &rs.metadata, &pods).await?;
+    if !readiness::held_unready(&rs.metadata)
+        && let Some(left) = sim.holds.wait(&uid, sim.config.pod_ready_delay, &pods)
+    {
+        // The pods' turning ready brings the ReplicaSet back; the requeue writes what there
+        // is should they be late.
+        return Ok(Action::requeue(left));
+    }
     let ready = pods.iter().filter(|p| owned::pod_ready(p)).count();
     let desired_status = json!({
         "replicas": pods.len(),
