@@ -58,17 +58,18 @@ mod tests {
     use k8s_openapi::api::core::v1::{PodCondition, PodStatus};
 
     fn pod(phase: &str, ready: bool) -> Pod {
-        let mut p = Pod::default();
-        p.status = Some(PodStatus {
-            phase: Some(phase.into()),
-            conditions: Some(vec![PodCondition {
-                type_: "Ready".into(),
-                status: if ready { "True" } else { "False" }.into(),
+        Pod {
+            status: Some(PodStatus {
+                phase: Some(phase.into()),
+                conditions: Some(vec![PodCondition {
+                    type_: "Ready".into(),
+                    status: if ready { "True" } else { "False" }.into(),
+                    ..Default::default()
+                }]),
                 ..Default::default()
-            }]),
+            }),
             ..Default::default()
-        });
-        p
+        }
     }
 
     #[test]
