@@ -387,3 +387,28 @@ fn with_the_gate_a_higher_priority_policy_preempts_as_upstream_rules() {
     assert_eq!(fleet.claimed_by("app"), Some((PP_NAME.into(), "highest".into())));
     assert_eq!(fleet.replicas("member1", "app"), Some(2));
 }
+
+#[test]
+fn a_burst_of_templates_gets_one_binding_create_each() {
+    // Claiming a template changes it, and that change looks at the template again, often
+    // before the binding just created has reached the engine's cache: the engine takes what
+    // its create returned as the binding until then, instead of creating it again (409).
+    const N: usize = 150;
+    let plane = Plane::start();
+    plane.create(&pp("all", "", "member1", ""));
+    let templates: String = (0..N).map(|i| format!("{}---\n", deployment(&format!("burst{i}"), 1))).collect();
+    plane.create(&templates);
+    common::eventually("a binding per template", || {
+        let out = plane.kubectl_ok(&["get", "resourcebindings", "-n", "default", "-o", "name"]);
+        (out.lines().count() == N).then_some(())
+    });
+    let metrics = plane.kubectl_ok(&["get", "--raw", "/metrics"]);
+    let creates = |code: &str| -> f64 {
+        let key = format!(
+            "apiserver_request_total{{code=\"{code}\",resource=\"resourcebindings\",subresource=\"\",verb=\"create\"}} "
+        );
+        metrics.lines().find_map(|l| l.strip_prefix(key.as_str())).and_then(|v| v.trim().parse().ok()).unwrap_or(0.0)
+    };
+    assert_eq!(creates("201"), N as f64, "{metrics}");
+    assert_eq!(creates("409"), 0.0, "no binding created twice\n{metrics}");
+}

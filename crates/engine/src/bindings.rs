@@ -213,6 +213,35 @@ impl Engine {
         }
     }
 
+    /// The cached binding, or (true) the engine's own create of it while the cache does not
+    /// hold it yet: the create's event is on its way, and a second look at the template
+    /// meanwhile must not create it again (that answered 409 and was retried after a backoff).
+    pub fn binding_or_own_create(&self, key: &BindingKey) -> Option<(AnyBinding, bool)> {
+        if let Some(b) = self.binding(key) {
+            return Some((b, false));
+        }
+        let value = {
+            let w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+            w.get(key).and_then(|o| serde_json::to_value(o).ok())
+        };
+        let Some(value) = value else {
+            // The cache takes an object in before the record of the write goes, so a record
+            // gone since the first look means the cache holds the binding now.
+            return self.binding(key).map(|b| (b, false));
+        };
+        let created = match key.namespace {
+            Some(_) => AnyBinding::Namespaced(Arc::new(serde_json::from_value(value).ok()?)),
+            None => AnyBinding::Cluster(Arc::new(serde_json::from_value(value).ok()?)),
+        };
+        Some((created, true))
+    }
+
+    /// Drops the engine's record of its last write of the binding (the binding turned out to
+    /// be gone before the cache saw it).
+    pub fn forget_written(&self, key: &BindingKey) {
+        self.written.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+
     /// Whether the engine's own last write of the binding is newer than the cached `meta`.
     fn wrote_newer(&self, key: &BindingKey, cached: &ObjectMeta) -> bool {
         self.written.lock().unwrap_or_else(|e| e.into_inner()).get(key).is_some_and(|w| ahead_of(w, cached))

@@ -442,7 +442,9 @@ async fn ensure_binding(
     };
     let (replicas, requirements) = (interpreted.replicas, interpreted.requirements);
     let template_uid = template.metadata.uid.clone().unwrap_or_default();
-    let existing = engine.binding(&binding_key);
+    let found = engine.binding_or_own_create(&binding_key);
+    let only_created = found.as_ref().is_some_and(|(_, created)| *created);
+    let existing = found.map(|(b, _)| b);
     if let Some(b) = &existing {
         let owner_uid = b.meta().owner_references.as_ref().and_then(|o| o.first()).map(|o| o.uid.clone());
         if owner_uid.as_deref() != Some(template_uid.as_str()) {
@@ -516,7 +518,15 @@ async fn ensure_binding(
             obj["metadata"]["labels"] = json!(labels);
             obj["metadata"]["annotations"] = json!(existing_annotations);
             let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
-            api.replace(&binding_key.name, &PostParams::default(), &obj).await?;
+            match api.replace(&binding_key.name, &PostParams::default(), &obj).await {
+                Ok(_) => {}
+                Err(kube::Error::Api(e)) if e.code == 404 && only_created => {
+                    // Created and gone before the cache saw either: the retry creates it.
+                    engine.forget_written(&binding_key);
+                    return Err(kube::Error::Api(e).into());
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
         None => {
             let owner = json!({
@@ -544,8 +554,10 @@ async fn ensure_binding(
             let obj: DynamicObject = serde_json::from_value(obj).map_err(kube::Error::SerdeError)?;
             // AlreadyExists is retried, not taken as success: the binding was created moments
             // ago and its event has not reached the cache, so this change to the template or
-            // policy is not in it yet.
-            api.create(&PostParams::default(), &obj).await?;
+            // policy is not in it yet. What this create returns stands in for the binding
+            // until the cache shows it, so the template's next pass does not create it again.
+            let created = api.create(&PostParams::default(), &obj).await?;
+            engine.remember_binding(&binding_key, created);
         }
     }
     Ok(())
