@@ -19,8 +19,9 @@ impl Operation {
     }
 }
 
-/// One manager's fields.
-#[derive(Debug, Clone, PartialEq)]
+/// One manager's fields. Not comparable: two entries with the same fields may differ in
+/// whether they still hold the `fieldsV1` they were read with.
+#[derive(Debug, Clone)]
 pub struct Entry {
     pub manager: String,
     pub operation: Operation,
