@@ -22,7 +22,7 @@ use crate::config::{Profile, ServerConfig};
 use crate::filters::metrics::Metrics;
 use crate::pki::PlanePki;
 use crate::state::ApiState;
-use crate::{filters::dispatch, transport::listener, transport::tls};
+use crate::{filters::dispatch, transport::in_process, transport::listener, transport::tls};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +62,7 @@ pub enum ServerError {
     /// The in-process client for the server's loops and the plane's controllers could not be
     /// built.
     #[error("the controllers' client could not be built")]
-    Client(#[source] kube::Error),
+    Client(#[source] crate::transport::in_process::InProcessError),
 }
 
 impl ServerError {
@@ -198,14 +198,11 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     let url = client_url(address, config.advertise_address);
     let tls_config = tls::server_config(&pki.serving.cert_pem, &pki.serving.key_pem, pki.ca.cert_pem())?;
     let (stop, stop_rx) = watch::channel(false);
-    let server = tokio::spawn(listener::serve(
-        listener,
-        tls_config,
-        dispatch::router(state.clone()),
-        config.connections,
-        state.metrics.clone(),
-        stop_rx,
-    ));
+    let router = dispatch::router(state.clone());
+    let client = in_process::client(router.clone(), &pki.admin.cert_pem, CONTROLLER_USER_AGENT, stop_rx.clone())
+        .map_err(ServerError::Client)?;
+    let server =
+        tokio::spawn(listener::serve(listener, tls_config, router, config.connections, state.metrics.clone(), stop_rx));
 
     let admin_user = match config.profile {
         Profile::Karmada => karmadactl_karmada_api::wellknown::KARMADA_ADMIN_USER.to_string(),
@@ -219,7 +216,6 @@ pub async fn start(config: ServerConfig, leading: Leading) -> Result<RunningServ
     let admin_kubeconfig = config.admin_kubeconfig_path();
     karmadactl_kubeconfig::write_file(&admin_kubeconfig, &kubeconfig)?;
 
-    let client = controller_client(&kubeconfig).await?;
     background.push(leading.spawn({
         let (client, state) = (client.clone(), state.clone());
         move || loops::serviceaccount_token::run(client.clone(), state.clone())
@@ -252,17 +248,6 @@ fn client_url(addr: SocketAddr, advertise: Option<IpAddr>) -> String {
 
 /// The user agent of the plane's own controllers; its part before `/` is their manager name.
 pub const CONTROLLER_USER_AGENT: &str = concat!("karmadactl-controlplane/", env!("CARGO_PKG_VERSION"));
-
-async fn controller_client(kubeconfig: &karmadactl_kubeconfig::Kubeconfig) -> Result<kube::Client, ServerError> {
-    let mut cfg = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube::config::KubeConfigOptions::default())
-        .await
-        .map_err(|e| ServerError::Client(kube::Error::InferKubeconfig(e)))?;
-    // managedFields name a writer without a fieldManager by its user agent (as they name
-    // kube-controller-manager's writes); kube-rs sends none, so the plane's controllers would
-    // own fields as the manager "".
-    cfg.headers.push((http::header::USER_AGENT, http::HeaderValue::from_static(CONTROLLER_USER_AGENT)));
-    kube::Client::try_from(cfg).map_err(ServerError::Client)
-}
 
 /// The data directory holds the store (secrets, bootstrap tokens) and private keys: it is made
 /// owner-only (0700), also when it already existed with a wider mode.
