@@ -95,6 +95,15 @@ impl Context<'_> {
         out
     }
 
+    /// Whether a top-level field of the object can be owned through this write (metadata only
+    /// in part: not [`SERVER_META`]).
+    pub(crate) fn tracks_top_level(&self, key: &str) -> bool {
+        if self.subresource == "status" {
+            return key == "status";
+        }
+        !(key == "apiVersion" || key == "kind" || (self.status_separate && key == "status"))
+    }
+
     /// `full` with its tracked part replaced by `tracked`.
     pub(crate) fn untrack(&self, full: &Value, tracked: Value) -> Value {
         if self.subresource == "status" {

@@ -1,7 +1,7 @@
 //! Ownership after a create, update or non-apply patch: the writer takes the fields it set or
 //! changed (an `Update` entry), and other managers lose them.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Context;
 use super::entries::{self, Entry, Operation};
@@ -56,22 +56,69 @@ pub fn record_update(old: Option<&Value>, new: &mut Value, ctx: &Context<'_>) {
     entries::write(new, list);
 }
 
-/// The tracked parts of `old` and `new`, of the top-level fields that differ only: equal fields
-/// add nothing to a diff, and copying an unchanged spec on every status write is most of the
-/// cost of recording it.
+/// The tracked parts of `old` and `new`, of the fields that differ only (top-level fields, and
+/// within metadata its fields): equal fields add nothing to a diff, and copying an unchanged
+/// spec, or the managedFields themselves, on every write is most of the cost of recording it.
 fn changed_parts(ctx: &Context<'_>, old: &Value, new: &Value) -> (Value, Value) {
     let (Value::Object(old_map), Value::Object(new_map)) = (old, new) else {
         return (ctx.tracked(old), ctx.tracked(new));
     };
-    let differing = |map: &serde_json::Map<String, Value>, other: &serde_json::Map<String, Value>| {
-        Value::Object(
-            map.iter()
-                .filter(|(k, v)| other.get(k.as_str()) != Some(*v))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        )
-    };
-    (ctx.tracked(&differing(old_map, new_map)), ctx.tracked(&differing(new_map, old_map)))
+    let (mut before, mut after) = (Map::new(), Map::new());
+    for key in union_keys(old_map, new_map) {
+        if !ctx.tracks_top_level(key) {
+            continue;
+        }
+        let (o, n) = (old_map.get(key), new_map.get(key));
+        if key == "metadata" {
+            let empty = Map::new();
+            let om = o.and_then(Value::as_object).unwrap_or(&empty);
+            let nm = n.and_then(Value::as_object).unwrap_or(&empty);
+            let (mb, ma) = differing(om, nm, |k| !super::SERVER_META.contains(&k));
+            if !mb.is_empty() {
+                before.insert(key.clone(), Value::Object(mb));
+            }
+            if !ma.is_empty() {
+                after.insert(key.clone(), Value::Object(ma));
+            }
+            continue;
+        }
+        if o != n {
+            if let Some(o) = o {
+                before.insert(key.clone(), o.clone());
+            }
+            if let Some(n) = n {
+                after.insert(key.clone(), n.clone());
+            }
+        }
+    }
+    (Value::Object(before), Value::Object(after))
+}
+
+/// The fields `keep` accepts whose values differ between `old` and `new`, from each side.
+fn differing(
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    keep: impl Fn(&str) -> bool,
+) -> (Map<String, Value>, Map<String, Value>) {
+    let (mut before, mut after) = (Map::new(), Map::new());
+    for key in union_keys(old, new) {
+        let (o, n) = (old.get(key), new.get(key));
+        if !keep(key) || o == n {
+            continue;
+        }
+        if let Some(o) = o {
+            before.insert(key.clone(), o.clone());
+        }
+        if let Some(n) = n {
+            after.insert(key.clone(), n.clone());
+        }
+    }
+    (before, after)
+}
+
+/// The keys of `a`, then those of `b` that `a` lacks.
+fn union_keys<'m>(a: &'m Map<String, Value>, b: &'m Map<String, Value>) -> impl Iterator<Item = &'m String> {
+    a.keys().chain(b.keys().filter(|k| !a.contains_key(k.as_str())))
 }
 
 /// The union of the sets of every entry but the ones `skip` picks.
