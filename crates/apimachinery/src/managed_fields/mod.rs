@@ -68,31 +68,31 @@ const SERVER_META: &[&str] = &[
 ];
 
 impl Context<'_> {
-    /// The part of `obj` that managers can own through this write.
+    /// The part of `obj` that managers can own through this write: the top-level fields
+    /// [`Self::tracks_top_level`] admits, metadata without [`SERVER_META`].
     pub fn tracked(&self, obj: &Value) -> Value {
-        if self.subresource == "status" {
-            return match obj.get("status") {
-                Some(s) => serde_json::json!({ "status": s }),
-                None => serde_json::json!({}),
-            };
-        }
-        let mut out = obj.clone();
-        if let Value::Object(m) = &mut out {
-            m.remove("apiVersion");
-            m.remove("kind");
-            if self.status_separate {
-                m.remove("status");
-            }
-            if let Some(Value::Object(meta)) = m.get_mut("metadata") {
-                for f in SERVER_META {
-                    meta.remove(*f);
+        let Value::Object(map) = obj else {
+            return if self.subresource == "status" { Value::Object(serde_json::Map::new()) } else { obj.clone() };
+        };
+        let mut out = serde_json::Map::new();
+        for (key, value) in map.iter().filter(|(k, _)| self.tracks_top_level(k)) {
+            match value {
+                Value::Object(meta) if key == "metadata" => {
+                    let owned: serde_json::Map<String, Value> = meta
+                        .iter()
+                        .filter(|(f, _)| !SERVER_META.contains(&f.as_str()))
+                        .map(|(f, v)| (f.clone(), v.clone()))
+                        .collect();
+                    if !owned.is_empty() {
+                        out.insert(key.clone(), Value::Object(owned));
+                    }
                 }
-                if meta.is_empty() {
-                    m.remove("metadata");
+                _ => {
+                    out.insert(key.clone(), value.clone());
                 }
             }
         }
-        out
+        Value::Object(out)
     }
 
     /// Whether a top-level field of the object can be owned through this write (metadata only
