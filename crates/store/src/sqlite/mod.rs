@@ -270,7 +270,7 @@ impl Store for SqliteStore {
 
     fn get(&self, key: &str) -> BoxFuture<'_, Result<Option<KeyValue>, StoreError>> {
         let key = key.to_string();
-        Box::pin(self.readers.run(move |tx| read::get(tx, &key)))
+        Box::pin(self.readers.run_point(move |conn| read::get(conn, &key)))
     }
 
     fn list(&self, prefix: &str, opts: ListOptions) -> BoxFuture<'_, Result<ListPage, StoreError>> {

@@ -1,9 +1,10 @@
 //! Read paths (get, list, watch history) on a small pool of read-only connections.
 //!
 //! Reads never go through the writer thread: in WAL mode a reader sees the last committed
-//! state without waiting for the writer. Each call runs on tokio's blocking pool with a
-//! connection taken from the pool, inside one read transaction so everything it returns comes
-//! from one snapshot.
+//! state without waiting for the writer. A list or a watch history page runs on tokio's
+//! blocking pool with a connection taken from the pool, inside one read transaction so
+//! everything it returns comes from one snapshot. A point read by key is one indexed SELECT
+//! (its own snapshot) and runs on the caller's thread when a connection is idle.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,28 @@ impl Readers {
         }
     }
 
+    /// Runs the single statement `f` on the caller's thread with an idle connection, or as
+    /// [`Readers::run`] when none is idle (opening one reads the schema, too long to hold a
+    /// runtime thread for). A point read is a few pages of the key index and one row; handing
+    /// it to the blocking pool and back cost more than the read itself (two thread wake-ups
+    /// per read in a profile of a member taking Deployments), and WAL readers never wait for
+    /// the writer.
+    pub async fn run_point<T, F>(self: &Arc<Self>, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let idle = self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+        match idle {
+            Some(conn) => {
+                let result = f(&conn);
+                self.give_back(conn);
+                result
+            }
+            None => self.run(move |tx| f(tx)).await,
+        }
+    }
+
     /// Runs `f` in a read transaction on the blocking pool.
     pub async fn run<T, F>(self: &Arc<Self>, f: F) -> Result<T, StoreError>
     where
@@ -91,9 +114,10 @@ impl History for Readers {
 const GET_SQL: &str =
     "SELECT value, create_revision, id, deleted FROM log WHERE key = CAST(?1 AS TEXT) ORDER BY id DESC LIMIT 1";
 
-/// The live value of `key`.
-pub(super) fn get(tx: &Transaction<'_>, key: &str) -> Result<Option<KeyValue>, StoreError> {
-    let mut stmt = tx.prepare_cached(GET_SQL).map_err(StoreError::backend)?;
+/// The live value of `key`: one statement, so it reads one snapshot with or without a
+/// transaction around it.
+pub(super) fn get(conn: &Connection, key: &str) -> Result<Option<KeyValue>, StoreError> {
+    let mut stmt = conn.prepare_cached(GET_SQL).map_err(StoreError::backend)?;
     let row = stmt
         .query_row([key], |row| {
             Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?, row.get::<_, bool>(3)?))
