@@ -83,12 +83,17 @@ fn is<T: Resource>(group: &str, version: &str, kind: &str) -> bool {
 /// `kind` are forced to `T`'s because k8s-openapi rejects others and the caller has already
 /// matched the object to this resource.
 fn roundtrip_as<T: Resource + DeserializeOwned + Serialize>(obj: &Value) -> Result<Value, DecodeFailure> {
-    let typed = match T::deserialize(typed_input::<T>(obj)) {
+    // Bodies nearly always carry `T`'s own apiVersion and kind: they are decoded in place
+    // rather than copied first. Both paths decode from `&Value`, so each type's decoder is
+    // instantiated once.
+    let retyped = (!has_type_of::<T>(obj)).then(|| typed_input::<T>(obj));
+    let input = retyped.as_ref().unwrap_or(obj);
+    let typed = match T::deserialize(input) {
         Ok(typed) => typed,
         // Tracking the path costs a wrapper around every field of every write; only a body that
         // does not decode needs it, so it is decoded again, the same way, to find where.
         Err(first) => {
-            return Err(match serde_path_to_error::deserialize::<_, T>(typed_input::<T>(obj)) {
+            return Err(match serde_path_to_error::deserialize::<_, T>(input) {
                 Err(e) => {
                     let (path, pointer) = render_path(e.path());
                     DecodeFailure { path, pointer, message: e.inner().to_string() }
@@ -102,6 +107,12 @@ fn roundtrip_as<T: Resource + DeserializeOwned + Serialize>(obj: &Value) -> Resu
         pointer: String::new(),
         message: e.to_string(),
     })
+}
+
+/// Whether `obj` says it is a `T` already.
+fn has_type_of<T: Resource>(obj: &Value) -> bool {
+    obj.get("apiVersion").and_then(Value::as_str) == Some(T::API_VERSION)
+        && obj.get("kind").and_then(Value::as_str) == Some(T::KIND)
 }
 
 /// A copy of `obj` with `T`'s `apiVersion` and `kind`.

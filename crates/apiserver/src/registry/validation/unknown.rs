@@ -1,9 +1,11 @@
 //! Unknown and duplicate field detection for `fieldValidation=Strict|Warn`.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -171,21 +173,41 @@ fn only_known_metadata(meta: &Value) -> bool {
 
 /// Paths of keys that appear more than once in the same JSON object of a raw body
 /// (`spec.replicas`). Malformed JSON yields what was found before the error.
+///
+/// Every create and update body is walked, and repeats are rare: keys are borrowed from the
+/// body where they need no unescaping, and a path is rendered only for a repeat.
 pub fn duplicate_fields(raw: &[u8]) -> Vec<String> {
     let mut found = Vec::new();
     let mut de = serde_json::Deserializer::from_slice(raw);
+    let mut at = Vec::new();
     // A syntax error is the decoder's to report; whatever was found so far is still right.
-    let _ = Walker { path: String::new(), found: &mut found }.deserialize(&mut de);
+    let _ = Walker { at: &mut at, found: &mut found }.deserialize(&mut de);
     found
 }
 
-/// Walks any JSON value, remembering the path and recording repeated keys.
-struct Walker<'a> {
-    path: String,
+/// One step from the body's root to a value.
+enum Segment<'de> {
+    Key(Cow<'de, str>),
+    Index(usize),
+}
+
+fn render(at: &[Segment<'_>]) -> String {
+    at.iter().fold(String::new(), |path, seg| match seg {
+        Segment::Key(k) => child(&path, k),
+        Segment::Index(n) => index(&path, *n),
+    })
+}
+
+/// Maps with more keys than this remember them in a hash set rather than a list.
+const FEW_KEYS: usize = 16;
+
+/// Walks any JSON value, keeping the way to it and recording repeated keys.
+struct Walker<'a, 'de> {
+    at: &'a mut Vec<Segment<'de>>,
     found: &'a mut Vec<String>,
 }
 
-impl<'de> DeserializeSeed<'de> for Walker<'_> {
+impl<'de> DeserializeSeed<'de> for Walker<'_, 'de> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -193,7 +215,32 @@ impl<'de> DeserializeSeed<'de> for Walker<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Walker<'_> {
+/// A map key, borrowed from the body unless it had escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> Visitor<'de> for Walker<'_, 'de> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -201,23 +248,44 @@ impl<'de> Visitor<'de> for Walker<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let p = child(&self.path, &key);
-            if !seen.insert(key) && !self.found.contains(&p) {
-                self.found.push(p.clone());
+        let mut few: Vec<Cow<'de, str>> = Vec::new();
+        let mut many: HashSet<Cow<'de, str>> = HashSet::new();
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let repeated = if many.is_empty() && few.len() < FEW_KEYS {
+                let seen = few.contains(&key);
+                if !seen {
+                    few.push(key.clone());
+                }
+                seen
+            } else {
+                many.extend(few.drain(..));
+                !many.insert(key.clone())
+            };
+            self.at.push(Segment::Key(key));
+            if repeated {
+                let p = render(self.at);
+                if !self.found.contains(&p) {
+                    self.found.push(p);
+                }
             }
-            map.next_value_seed(Walker { path: p, found: self.found })?;
+            let walked = map.next_value_seed(Walker { at: &mut *self.at, found: &mut *self.found });
+            self.at.pop();
+            walked?;
         }
         Ok(())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut n = 0;
-        while seq.next_element_seed(Walker { path: index(&self.path, n), found: self.found })?.is_some() {
+        loop {
+            self.at.push(Segment::Index(n));
+            let walked = seq.next_element_seed(Walker { at: &mut *self.at, found: &mut *self.found });
+            self.at.pop();
+            if walked?.is_none() {
+                return Ok(());
+            }
             n += 1;
         }
-        Ok(())
     }
 
     fn visit_bool<E>(self, _: bool) -> Result<(), E> {
@@ -290,6 +358,15 @@ mod tests {
         assert_eq!(duplicate_fields(raw), ["spec.replicas", "spec.list[0].a"]);
         assert!(duplicate_fields(br#"{"a": {"b": 1}, "b": {"b": 2}}"#).is_empty());
         assert!(duplicate_fields(b"not json").is_empty());
+    }
+
+    #[test]
+    fn finds_duplicates_spelled_with_escapes_and_in_large_maps() {
+        assert_eq!(duplicate_fields(br#"{"data": {"a": "1", "\u0061": "2"}}"#), ["data.a"]);
+        let mut wide: String = (0..40).map(|i| format!("\"k{i}\": {i}, ")).collect();
+        wide.push_str(r#""k3": 0, "k39": [1, {"x": 1, "x": 2}]"#);
+        let raw = format!(r#"{{"data": {{{wide}}}}}"#);
+        assert_eq!(duplicate_fields(raw.as_bytes()), ["data.k3", "data.k39", "data.k39[1].x"]);
     }
 
     #[test]
