@@ -100,8 +100,10 @@ impl<K: Resource + Serialize> Writer<K> {
         CompactStore { shared: self.shared.clone(), ready: self.ready.subscribe(), kind: PhantomData }
     }
 
-    /// Takes in one watcher event, as kube's reflector does.
-    pub fn apply_watcher_event(&mut self, event: &watcher::Event<K>) {
+    /// Takes in one watcher event, as kube's reflector does. Its objects may be of another
+    /// type than the readers decode (`RawObject` for `DynamicObject`): what is kept is their
+    /// JSON text.
+    pub fn apply_watcher_event<E: Resource + Serialize>(&mut self, event: &watcher::Event<E>) {
         match event {
             watcher::Event::Init => self.buffer = Some(BTreeMap::new()),
             watcher::Event::InitApply(o) => {
@@ -191,9 +193,15 @@ impl<K: Resource + DeserializeOwned> CompactStore<K> {
     /// Calls `f` with every object in key order, decoding one at a time: a pass over all of
     /// them never holds them all decoded.
     pub fn for_each(&self, mut f: impl FnMut(Arc<K>)) {
+        self.for_each_as::<K>(|o| f(Arc::new(o)));
+    }
+
+    /// [`CompactStore::for_each`], decoding each object as `T`.
+    pub fn for_each_as<T: DeserializeOwned>(&self, mut f: impl FnMut(T)) {
         for json in self.texts(|_, _| true) {
-            if let Some(o) = Self::decode(&json) {
-                f(o);
+            match serde_json::from_slice(&json) {
+                Ok(o) => f(o),
+                Err(e) => tracing::warn!(error = %e, "a cached object could not be decoded"),
             }
         }
     }
@@ -262,11 +270,11 @@ mod tests {
     #[tokio::test]
     async fn objects_come_back_whole_and_a_relist_replaces_the_contents_once_complete() {
         let (store, mut writer) = store::<Work>();
-        writer.apply_watcher_event(&watcher::Event::Init);
+        writer.apply_watcher_event(&watcher::Event::<Work>::Init);
         writer.apply_watcher_event(&watcher::Event::InitApply(work("b", "x", Some("one"))));
         writer.apply_watcher_event(&watcher::Event::InitApply(work("a", "y", None)));
         assert!(store.is_empty(), "a list is not served before it is complete");
-        writer.apply_watcher_event(&watcher::Event::InitDone);
+        writer.apply_watcher_event(&watcher::Event::<Work>::InitDone);
         store.wait_until_ready().await.unwrap();
 
         let got = store.get(&ObjectRef::new("x").within("b")).unwrap();
@@ -279,10 +287,10 @@ mod tests {
         assert_eq!(metas[0].label("app"), None);
 
         // A relist without `a/y` drops it; until complete the old contents stay.
-        writer.apply_watcher_event(&watcher::Event::Init);
+        writer.apply_watcher_event(&watcher::Event::<Work>::Init);
         writer.apply_watcher_event(&watcher::Event::InitApply(work("b", "x", Some("two"))));
         assert_eq!(store.len(), 2);
-        writer.apply_watcher_event(&watcher::Event::InitDone);
+        writer.apply_watcher_event(&watcher::Event::<Work>::InitDone);
         let all = store.state();
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].metadata.labels.as_ref().unwrap()["app"], "two");
@@ -318,8 +326,8 @@ mod tests {
             .collect();
         tokio::task::yield_now().await;
         assert!(!*listed.borrow(), "nothing was listed yet");
-        writer.apply_watcher_event(&watcher::Event::Init);
-        writer.apply_watcher_event(&watcher::Event::InitDone);
+        writer.apply_watcher_event(&watcher::Event::<Work>::Init);
+        writer.apply_watcher_event(&watcher::Event::<Work>::InitDone);
         // A waiter that is never woken would hold this forever; 30 s only bounds the failure.
         let woken = tokio::time::timeout(std::time::Duration::from_secs(30), futures::future::join_all(waiters))
             .await

@@ -22,6 +22,7 @@ use tokio::task::JoinHandle;
 
 use super::compact_store::{self, CompactStore};
 use super::queue::Queue;
+use super::raw_object::RawObject;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TemplateKey {
@@ -200,22 +201,36 @@ where
     (reader.clone(), tokio::spawn(drive(stream, reader, on)))
 }
 
-/// [`follow_dynamic`] into a [`CompactStore`].
+/// [`follow_dynamic`] into a [`CompactStore`]: every object of `resource` that `client`
+/// reaches. The watch events are taken in as text ([`RawObject`]), which is what the cache
+/// keeps, and `on` sees them so: their metadata decoded, the rest not.
 pub fn follow_dynamic_compact(
-    api: Api<DynamicObject>,
+    client: Client,
+    resource: &ApiResource,
     config: watcher::Config,
-    on: impl Fn(&DynamicObject, bool) + Send + 'static,
+    on: impl Fn(&RawObject, bool) + Send + 'static,
 ) -> (CompactStore<DynamicObject>, JoinHandle<()>) {
+    let api: Api<RawObject> = Api::all_with(client, resource);
     let (reader, writer) = compact_store::store();
     let stream = into_compact(watcher(api, config).default_backoff(), writer);
-    (reader.clone(), tokio::spawn(drive(stream, reader, on)))
+    (reader.clone(), tokio::spawn(drive(stream, AsRaw(reader.clone()), on)))
 }
 
-/// [`into_cache`] for a [`CompactStore`].
-fn into_compact<K, S>(events: S, mut writer: compact_store::Writer<K>) -> impl futures::Stream<Item = S::Item>
+/// A cache of `DynamicObject`s read back as [`RawObject`]s, for [`drive`] after a relist.
+struct AsRaw(CompactStore<DynamicObject>);
+
+impl Listed<RawObject> for AsRaw {
+    fn each_in_key_order(&self, f: &mut dyn FnMut(&RawObject)) {
+        self.0.for_each_as(|o: RawObject| f(&o));
+    }
+}
+
+/// [`into_cache`] for a [`CompactStore`]; the events' objects are kept as their text.
+fn into_compact<K, E, S>(events: S, mut writer: compact_store::Writer<K>) -> impl futures::Stream<Item = S::Item>
 where
     K: Resource + serde::Serialize,
-    S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
+    E: Resource + serde::Serialize,
+    S: futures::Stream<Item = Result<watcher::Event<E>, watcher::Error>>,
 {
     events.modify(drop_managed_fields).map(move |event| {
         if let Ok(event) = &event {

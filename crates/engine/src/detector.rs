@@ -95,7 +95,7 @@ pub fn on_policy_deleted(engine: &Arc<Engine>, policy: &k8s_openapi::apimachiner
     }
 }
 
-pub fn template_key(gvk: &GroupVersionKind, obj: &DynamicObject) -> TemplateKey {
+pub fn template_key<K: Resource>(gvk: &GroupVersionKind, obj: &K) -> TemplateKey {
     TemplateKey { gvk: gvk.clone(), namespace: obj.namespace(), name: obj.name_any() }
 }
 
@@ -125,16 +125,16 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
             }
         };
         let namespaced = caps.scope == kube::discovery::Scope::Namespaced;
-        let api: Api<DynamicObject> = Api::all_with(engine.client.clone(), &resource);
         let weak = Arc::downgrade(&engine);
         let kind = gvk.clone();
-        let (store, task) = follow_dynamic_compact(api, watcher::Config::default(), move |obj, _| {
-            if let Some(engine) = weak.upgrade() {
-                let key = template_key(&kind, obj);
-                engine.queues.binding.add(binding_key_of(&key));
-                engine.queues.detect.add(key);
-            }
-        });
+        let (store, task) =
+            follow_dynamic_compact(engine.client.clone(), &resource, watcher::Config::default(), move |obj, _| {
+                if let Some(engine) = weak.upgrade() {
+                    let key = template_key(&kind, obj);
+                    engine.queues.binding.add(binding_key_of(&key));
+                    engine.queues.detect.add(key);
+                }
+            });
         engine.spawn(task);
         engine
             .templates

@@ -82,6 +82,7 @@ pub(crate) mod namespace_sync;
 pub(crate) mod overrides;
 pub(crate) mod preemption;
 pub(crate) mod queue;
+pub(crate) mod raw_object;
 pub mod scheduler;
 pub(crate) mod scheduling;
 pub mod state_preservation;

@@ -289,9 +289,9 @@ mod tests {
         apply(&mut writer, &index, &gone, false);
         apply(&mut writer, &index, &kept, false);
         // A relist that no longer has `gone` replaces the cache; the follower reports only what is listed.
-        writer.apply_watcher_event(&Event::Init);
+        writer.apply_watcher_event(&Event::<Work>::Init);
         writer.apply_watcher_event(&Event::InitApply(kept.clone()));
-        writer.apply_watcher_event(&Event::InitDone);
+        writer.apply_watcher_event(&Event::<Work>::InitDone);
         index.update(&kept, false);
         assert_eq!(names(&index.of_binding(&store, RB, "one")), ["karmada-es-b/w"]);
         let inner = index.inner.lock().unwrap();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use karmadactl_karmada_api::cluster::Cluster;
 use karmadactl_karmada_api::wellknown;
-use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
+use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
 use kube::runtime::reflector::ObjectRef;
 use kube::runtime::watcher;
 use kube::{Client, ResourceExt};
@@ -185,33 +185,33 @@ impl Members {
         if member.watched.contains_key(gvk) {
             return;
         }
-        let api: Api<DynamicObject> = Api::all_with(member.client.clone(), resource);
         let weak = Arc::downgrade(engine);
         let space = wellknown::execution_space(cluster);
-        let (store, task) = follow_dynamic_compact(api, watcher::Config::default(), move |obj, deleted| {
-            let Some(engine) = weak.upgrade() else {
-                return;
-            };
-            let a = obj.annotations();
-            if let (Some(ns), Some(name)) =
-                (a.get(names::WORK_NAMESPACE_ANNOTATION), a.get(names::WORK_NAME_ANNOTATION))
-            {
-                let key = WorkKey { namespace: ns.clone(), name: name.clone() };
-                if deleted {
-                    // Someone removed Karmada's copy in the member: it is applied again.
-                    engine.applied.forget(&key);
-                    engine.queues.execute.add(key.clone());
+        let (store, task) =
+            follow_dynamic_compact(member.client.clone(), resource, watcher::Config::default(), move |obj, deleted| {
+                let Some(engine) = weak.upgrade() else {
+                    return;
+                };
+                let a = obj.annotations();
+                if let (Some(ns), Some(name)) =
+                    (a.get(names::WORK_NAMESPACE_ANNOTATION), a.get(names::WORK_NAME_ANNOTATION))
+                {
+                    let key = WorkKey { namespace: ns.clone(), name: name.clone() };
+                    if deleted {
+                        // Someone removed Karmada's copy in the member: it is applied again.
+                        engine.applied.forget(&key);
+                        engine.queues.execute.add(key.clone());
+                    }
+                    // A member reports a rollout in steps a moment apart (the object taken, its
+                    // pods started, then ready): the Work's status is written once per burst, which
+                    // spares a Work, binding and template status write for each step skipped.
+                    engine.queues.work_status.add_batched(key, MEMBER_STATUS_BATCH);
+                } else {
+                    // An object Karmada does not manage changed or went: a Work that refused to
+                    // take it over (a permanent failure, not retried on its own) may apply now.
+                    engine.queues.execute.wake_parked(|k| k.namespace == space);
                 }
-                // A member reports a rollout in steps a moment apart (the object taken, its
-                // pods started, then ready): the Work's status is written once per burst, which
-                // spares a Work, binding and template status write for each step skipped.
-                engine.queues.work_status.add_batched(key, MEMBER_STATUS_BATCH);
-            } else {
-                // An object Karmada does not manage changed or went: a Work that refused to
-                // take it over (a permanent failure, not retried on its own) may apply now.
-                engine.queues.execute.wake_parked(|k| k.namespace == space);
-            }
-        });
+            });
         member.watched.insert(gvk.clone(), Watched { resource: resource.clone(), store, task });
     }
 

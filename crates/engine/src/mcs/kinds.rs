@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn the_cache_filter_keeps_every_work_a_pass_concerns() {
         let (store, mut writer) = crate::compact_store::store::<Work>();
-        writer.apply_watcher_event(&kube::runtime::watcher::Event::Init);
+        writer.apply_watcher_event(&kube::runtime::watcher::Event::<Work>::Init);
         let export = json!({"apiVersion": "multicluster.x-k8s.io/v1alpha1", "kind": "ServiceExport",
                             "metadata": {"name": "web", "namespace": "shop"}});
         let plain = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}});
@@ -234,7 +234,7 @@ mod tests {
         for w in works.iter().chain([&*work("karmada-es-member1", "plain", plain)]) {
             writer.apply_watcher_event(&kube::runtime::watcher::Event::InitApply(w.clone()));
         }
-        writer.apply_watcher_event(&kube::runtime::watcher::Event::InitDone);
+        writer.apply_watcher_event(&kube::runtime::watcher::Event::<Work>::InitDone);
         let kept = store.filtered(may_concern_work);
         let names: Vec<_> = kept.iter().map(|w| w.name_any()).collect();
         assert_eq!(names, ["exported", "imported", "made"]);
