@@ -66,27 +66,88 @@ pub fn with_resource_version(mut obj: Value, revision: i64) -> Value {
 
 /// The bytes to store: the object without `resourceVersion` (the store's revision is it) and
 /// without `selfLink` (deprecated and never set by kube-apiserver since 1.20).
+/// Written without copying the object (every write stores one).
 pub fn to_stored_bytes(obj: &Value) -> bytes::Bytes {
-    let mut obj = obj.clone();
-    let meta = meta_mut(&mut obj);
-    meta.remove("resourceVersion");
-    meta.remove("selfLink");
-    bytes::Bytes::from(serde_json::to_vec(&obj).unwrap_or_default())
+    if !obj.get("metadata").is_some_and(Value::is_object) {
+        // Not seen from the handlers, which give every object its metadata; stored with an
+        // empty one all the same.
+        let mut obj = obj.clone();
+        meta_mut(&mut obj);
+        return bytes::Bytes::from(serde_json::to_vec(&obj).unwrap_or_default());
+    }
+    bytes::Bytes::from(serde_json::to_vec(&Stored(obj)).unwrap_or_default())
 }
 
-/// Whether anything outside metadata and status changed: that is what bumps `generation`.
-pub fn spec_changed(old: &Value, new: &Value) -> bool {
-    let strip = |v: &Value| -> Value {
-        let mut v = v.clone();
-        if let Value::Object(m) = &mut v {
-            m.remove("metadata");
-            m.remove("status");
-            m.remove("apiVersion");
-            m.remove("kind");
+/// An object as [`to_stored_bytes`] writes it: its members in their order, its metadata
+/// without the fields the store does not keep.
+struct Stored<'a>(&'a Value);
+
+/// Metadata fields never stored.
+const NOT_STORED: [&str; 2] = ["resourceVersion", "selfLink"];
+
+impl serde::Serialize for Stored<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let Value::Object(top) = self.0 else { return self.0.serialize(s) };
+        let mut out = s.serialize_map(None)?;
+        for (key, value) in top {
+            match value {
+                Value::Object(meta) if key == "metadata" => {
+                    out.serialize_entry(key, &StoredMeta(meta))?;
+                }
+                _ => out.serialize_entry(key, value)?,
+            }
         }
-        v
+        out.end()
+    }
+}
+
+struct StoredMeta<'a>(&'a Map<String, Value>);
+
+impl serde::Serialize for StoredMeta<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut out = s.serialize_map(None)?;
+        for (key, value) in self.0.iter().filter(|(k, _)| !NOT_STORED.contains(&k.as_str())) {
+            out.serialize_entry(key, value)?;
+        }
+        out.end()
+    }
+}
+
+/// Whether `a` and `b` are the same object apart from `metadata.resourceVersion` (a missing
+/// metadata counts as an empty one). Compared member by member, so neither is copied.
+pub fn same_but_resource_version(a: &Value, b: &Value) -> bool {
+    let (Value::Object(a), Value::Object(b)) = (a, b) else { return a == b };
+    let empty = Map::new();
+    fn meta<'a>(m: &'a Map<String, Value>, empty: &'a Map<String, Value>) -> Option<&'a Map<String, Value>> {
+        match m.get("metadata") {
+            Some(Value::Object(meta)) => Some(meta),
+            None => Some(empty),
+            Some(_) => None,
+        }
+    }
+    let same_but = |a: &Map<String, Value>, b: &Map<String, Value>, skip: &str| {
+        a.iter().filter(|(k, _)| *k != skip).count() == b.iter().filter(|(k, _)| *k != skip).count()
+            && a.iter().all(|(k, v)| k == skip || b.get(k) == Some(v))
     };
-    strip(old) != strip(new)
+    match (meta(a, &empty), meta(b, &empty)) {
+        (Some(ma), Some(mb)) => same_but(a, b, "metadata") && same_but(ma, mb, "resourceVersion"),
+        _ => a == b,
+    }
+}
+
+/// Members of an object that are not its spec.
+const NOT_SPEC: [&str; 4] = ["metadata", "status", "apiVersion", "kind"];
+
+/// Whether anything outside metadata and status changed: that is what bumps `generation`.
+/// Compared member by member, so neither object is copied.
+pub fn spec_changed(old: &Value, new: &Value) -> bool {
+    let (Value::Object(old), Value::Object(new)) = (old, new) else { return old != new };
+    let missing_from = |a: &Map<String, Value>, b: &Map<String, Value>| {
+        a.iter().any(|(k, v)| !NOT_SPEC.contains(&k.as_str()) && b.get(k) != Some(v))
+    };
+    missing_from(old, new) || missing_from(new, old)
 }
 
 /// Parses a resourceVersion string as kube-apiserver does (a non-negative integer).
@@ -98,6 +159,48 @@ pub fn parse_resource_version(rv: &str) -> Option<i64> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn stored_bytes_are_the_object_without_server_only_metadata() {
+        let obj = json!({"kind": "ConfigMap", "apiVersion": "v1", "data": {"b": "2", "a": [1, {"x": null}]},
+            "metadata": {"name": "c", "resourceVersion": "9", "selfLink": "/x", "labels": {"k": "v"}}});
+        let mut expected = obj.clone();
+        expected["metadata"].as_object_mut().unwrap().retain(|k, _| k != "resourceVersion" && k != "selfLink");
+        assert_eq!(to_stored_bytes(&obj), serde_json::to_vec(&expected).unwrap());
+        assert_eq!(
+            to_stored_bytes(&json!({"kind": "X"})),
+            serde_json::to_vec(&json!({"kind": "X", "metadata": {}})).unwrap()
+        );
+        assert_eq!(to_stored_bytes(&json!({"metadata": 1})), serde_json::to_vec(&json!({"metadata": {}})).unwrap());
+    }
+
+    #[test]
+    fn spec_changes_and_sameness_compare_the_right_members() {
+        let a = json!({"kind": "D", "metadata": {"name": "a", "resourceVersion": "1"}, "spec": {"r": 1}, "status": {"s": 1}});
+        let mut b = a.clone();
+        b["metadata"]["resourceVersion"] = json!("2");
+        b["status"]["s"] = json!(2);
+        assert!(!spec_changed(&a, &b));
+        assert!(!same_but_resource_version(&a, &b));
+        b["status"]["s"] = json!(1);
+        assert!(same_but_resource_version(&a, &b));
+        b["metadata"]["labels"] = json!({"l": "v"});
+        assert!(!same_but_resource_version(&a, &b) && !spec_changed(&a, &b));
+        let mut c = a.clone();
+        c["spec"]["r"] = json!(2);
+        assert!(spec_changed(&a, &c) && !same_but_resource_version(&a, &c));
+        let mut d = a.clone();
+        d["extra"] = json!(true);
+        assert!(spec_changed(&a, &d) && spec_changed(&d, &a));
+        assert!(!same_but_resource_version(&a, &d) && !same_but_resource_version(&d, &a));
+        d.as_object_mut().unwrap().remove("extra");
+        d.as_object_mut().unwrap().remove("kind");
+        assert!(!spec_changed(&a, &d));
+        assert!(same_but_resource_version(
+            &json!({"kind": "X"}),
+            &json!({"kind": "X", "metadata": {"resourceVersion": "3"}})
+        ));
+    }
 
     #[test]
     fn marked_for_deletion_means_a_deletion_timestamp() {

@@ -169,7 +169,7 @@ pub async fn finish(
     // The request's resourceVersion already matched (or was absent, as in most patches): compare
     // the rest.
     let new = object::with_resource_version(new, current_rev);
-    if new == object::with_resource_version(current.clone(), current_rev) {
+    if object::same_but_resource_version(&new, &current) {
         // kube-apiserver skips no-op writes; the resourceVersion does not move.
         return Ok((new, StatusCode::OK, warnings));
     }
@@ -207,7 +207,7 @@ fn generation_moves(def: &ResourceDef, old: &Value, new: &Value) -> bool {
 
 /// Fields clients cannot change on update: identity and lifecycle, as stored.
 fn carry_server_fields(current: &Value, new: &mut Value) {
-    let old_meta = current.get("metadata").cloned().unwrap_or_default();
+    let old_meta = current.get("metadata").unwrap_or(&Value::Null);
     let meta = object::meta_mut(new);
     for owned in [
         "uid",
@@ -229,7 +229,7 @@ fn carry_server_fields(current: &Value, new: &mut Value) {
     }
     meta.remove("resourceVersion");
     meta.remove("selfLink");
-    if let Value::Object(old) = &old_meta {
+    if let Value::Object(old) = old_meta {
         // Once deletion started, finalizers may only be removed, never added (kube's rule).
         if old.contains_key("deletionTimestamp") {
             let before = object::finalizers(current);
