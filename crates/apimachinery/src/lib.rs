@@ -18,6 +18,7 @@ pub mod fuzzing;
 pub mod go_yaml;
 pub mod human_duration;
 mod json_bounds;
+mod json_str;
 mod jsonpath;
 pub mod managed_fields;
 mod meta_validation;
@@ -40,6 +41,7 @@ pub use error_text::with_causes;
 pub use field::{BadValue, Cause, CauseType, FieldPath, aggregate, go_quote};
 pub use field_selector::{FieldOperator, FieldRequirement, FieldSelector, escape_field_value, unescape_field_value};
 pub use json_bounds::{MAX_DEPTH, check_result};
+pub use json_str::JsonStr;
 pub use jsonpath::{JsonPath, JsonPathError};
 pub use meta_validation::{
     FIELD_IMMUTABLE_MSG, IS_NEGATIVE_MSG, NameRule, TOTAL_ANNOTATION_SIZE_LIMIT, generate_name, validate_annotations,

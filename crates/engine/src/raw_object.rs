@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use karmadactl_apimachinery::JsonStr;
 use kube::Resource;
 use kube::api::ApiResource;
 use kube::core::DynamicResourceScope;
@@ -120,9 +121,9 @@ impl<'de> Visitor<'de> for TextOrValue {
 
     /// serde_json's hand-over: one entry, named [`SERDE_JSON_TEXT`], whose value is the text.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawObject, A::Error> {
-        match map.next_key::<Key<'de>>()? {
-            Some(Key(name)) if name == SERDE_JSON_TEXT => {
-                let Key(text) = map.next_value::<Key<'de>>()?;
+        match map.next_key::<JsonStr<'de>>()? {
+            Some(JsonStr(name)) if name == SERDE_JSON_TEXT => {
+                let JsonStr(text) = map.next_value::<JsonStr<'de>>()?;
                 RawObject::from_text(&text).map_err(de::Error::custom)
             }
             _ => Err(de::Error::custom("expected serde_json's text of a value")),
@@ -179,36 +180,13 @@ impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'a>, A::Error> {
                 let mut fields = Vec::new();
-                while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+                while let Some(JsonStr(key)) = map.next_key::<JsonStr<'a>>()? {
                     fields.push((key, map.next_value::<&'a RawValue>()?));
                 }
                 Ok(Fields(fields))
             }
         }
         d.deserialize_map(V(std::marker::PhantomData))
-    }
-}
-
-/// A string (a member name, serde_json's text of a value), borrowed from the input unless
-/// it held escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Key<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-        }
-        d.deserialize_str(V(std::marker::PhantomData))
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use serde::Deserialize;
+use karmadactl_apimachinery::JsonStr;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -215,31 +215,6 @@ impl<'de> DeserializeSeed<'de> for Walker<'_, 'de> {
     }
 }
 
-/// A map key, borrowed from the body unless it had escapes.
-struct Key<'de>(Cow<'de, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 impl<'de> Visitor<'de> for Walker<'_, 'de> {
     type Value = ();
 
@@ -250,7 +225,7 @@ impl<'de> Visitor<'de> for Walker<'_, 'de> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut few: Vec<Cow<'de, str>> = Vec::new();
         let mut many: HashSet<Cow<'de, str>> = HashSet::new();
-        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+        while let Some(JsonStr(key)) = map.next_key::<JsonStr<'de>>()? {
             let repeated = if many.is_empty() && few.len() < FEW_KEYS {
                 let seen = few.contains(&key);
                 if !seen {
