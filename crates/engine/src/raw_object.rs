@@ -1,8 +1,8 @@
 //! An object of any kind as the API server sent it: its metadata decoded, the rest kept as
 //! JSON text. The engine's compact caches (resource templates, members' copies) store objects
 //! as text anyway; decoding each watch event into a `DynamicObject` (a tree of maps) only to
-//! encode it back into text was a tenth of the plane's CPU under load. Taking it in as text
-//! costs a scan of the event and a decode of its metadata.
+//! encode it back into text was 7 % of the plane's CPU at 200 templates/s. Taking it in as
+//! text costs a scan of the event and a decode of its metadata.
 //!
 //! managedFields are cut out of the text on the way in: nothing in the engine reads them, and
 //! a cached object is decoded again on every read.
