@@ -127,6 +127,11 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
         let namespaced = caps.scope == kube::discovery::Scope::Namespaced;
         let weak = Arc::downgrade(&engine);
         let kind = gvk.clone();
+        // The kind's source is registered under the lock the detector reads it with, so the
+        // watcher's first events (queued for the detector as soon as its list arrives, possibly
+        // on another thread) cannot be reconciled before their template can be found: such a
+        // template would be dropped as gone and not looked at again until it changed.
+        let mut templates = engine.templates.lock().unwrap_or_else(|e| e.into_inner());
         let (store, task) =
             follow_dynamic_compact(engine.client.clone(), &resource, watcher::Config::default(), move |obj, _| {
                 if let Some(engine) = weak.upgrade() {
@@ -135,12 +140,9 @@ pub fn start_following(engine: &Arc<Engine>, gvk: GroupVersionKind) {
                     engine.queues.detect.add(key);
                 }
             });
+        templates.insert(gvk.clone(), TemplateSource { resource, namespaced, store });
+        drop(templates);
         engine.spawn(task);
-        engine
-            .templates
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(gvk.clone(), TemplateSource { resource, namespaced, store });
     }));
 }
 

@@ -68,6 +68,10 @@ impl Watches {
             };
             let wake = engine.mcs_wake.clone();
             let selector = format!("{}={}", kinds::LABEL_MANAGED_BY, kinds::MANAGED_BY_KUBE);
+            // Registered under the lock a pass reads the member with, so a pass the first list
+            // wakes finds the member's stores (else it would keep stale slices until the next
+            // change in that member).
+            let mut members = self.lock();
             let (slices, task) = follow_config(
                 Api::<EndpointSlice>::all(client.clone()),
                 watcher::Config::default().labels(&selector),
@@ -86,7 +90,7 @@ impl Watches {
                 tasks.push(task);
                 store
             });
-            self.lock().insert(name.clone(), Member { spec_key: key, slices, exports, tasks });
+            members.insert(name.clone(), Member { spec_key: key, slices, exports, tasks });
         }
     }
 
