@@ -4,6 +4,7 @@ mod argv;
 pub mod docs;
 mod global;
 mod help;
+mod one_command;
 mod parse_error;
 
 use std::ffi::OsString;
@@ -130,17 +131,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
     if args.get(1).is_some_and(|a| a == cmd::completion::COMPLETE_COMMAND) {
         return cmd::completion::complete(flavour, &args[2..]);
     }
-    let mut cmd = command(flavour);
-    let args = argv::normalise(&cmd, args);
-    let path = argv::command_path(&cmd, &args);
-    let matches = match cmd.try_get_matches_from_mut(args) {
-        Ok(m) => m,
-        Err(e) => return parse_error::report(e, &path, flavour),
+    // The named subcommand's tree alone parses most command lines; help, usage errors and
+    // anything it cannot parse go through the full tree, whose texts users see.
+    let parsed = match one_command::tree_for(&args).map(|tree| parse(tree, args.clone())) {
+        Some(Ok(parsed)) => parsed,
+        _ => match parse(command(flavour), args) {
+            Ok(parsed) => parsed,
+            Err((e, path)) => return parse_error::report(e, &path, flavour),
+        },
     };
-    let mut cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => return parse_error::report(e, &path, flavour),
-    };
+    let (matches, mut cli) = parsed;
     // The derive API drops where a value came from; init's --config needs it to let explicit
     // flags win over the file.
     if let (Some(Command::Init(init)), Some(("init", m))) = (&mut cli.command, matches.subcommand()) {
@@ -148,12 +148,12 @@ pub fn run(args: Vec<OsString>) -> i32 {
     }
     let printer = Printer::new(cli.global.verbosity);
     let ctx = Context { printer, flavour, global: cli.global };
-    let Some(command) = cli.command else {
+    let Some(subcommand) = cli.command else {
         // Upstream prints the root help when no subcommand is given, and exits 0.
-        let _ = ctx.printer.data(&cmd.render_help().to_string());
+        let _ = ctx.printer.data(&command(flavour).render_help().to_string());
         return ExitCode::Success as i32;
     };
-    match cmd::dispatch(command, &ctx) {
+    match cmd::dispatch(subcommand, &ctx) {
         Ok(()) => ExitCode::Success as i32,
         Err(err) => {
             let report = error::classify(&err);
@@ -161,4 +161,14 @@ pub fn run(args: Vec<OsString>) -> i32 {
             report.code as i32
         }
     }
+}
+
+/// Normalises and parses `args` with `tree`: the matches and the arguments they hold, or the
+/// error with the subcommand path it concerns.
+fn parse(mut tree: clap::Command, args: Vec<OsString>) -> Result<(clap::ArgMatches, Cli), (clap::Error, Vec<String>)> {
+    let args = argv::normalise(&tree, args);
+    let path = argv::command_path(&tree, &args);
+    let matches = tree.try_get_matches_from_mut(args).map_err(|e| (e, path.clone()))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| (e, path))?;
+    Ok((matches, cli))
 }
