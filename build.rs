@@ -77,16 +77,31 @@ fn rfc3339(secs: u64) -> String {
 /// Optimised builds pack their relative relocations (DT_RELR): the binary is position
 /// independent, so every pointer in its data (vtables, string tables, clap's and serde's static
 /// tables) needs one at load time, and as 24-byte RELA entries they were 2.7 MB of the file.
-/// Packed, they take a few kilobytes, and the loader applies them faster. It needs glibc 2.36
-/// or newer where the binary runs; only with the linkers known to support it (rustc's own LLD
-/// for this target, unless another linker is configured) and not in the dev profile.
+/// Packed, they take a few kilobytes, and the loader applies them faster.
+///
+/// The linker then makes the binary require glibc's `GLIBC_ABI_DT_RELR` (glibc 2.36 or newer),
+/// so it is done only for a native build on a machine whose glibc has it (an older one, such
+/// as Ubuntu 22.04's 2.35, keeps the plain relocations and its binary runs there), with the
+/// linkers known to support it (rustc's own LLD for this target, unless another linker is
+/// configured), and not in the dev profile.
 fn pack_relative_relocations() {
     let target = std::env::var("TARGET").unwrap_or_default();
+    let native = std::env::var("HOST").is_ok_and(|host| host == target);
     let optimised = std::env::var("PROFILE").as_deref() == Ok("release");
     let linker_configured = std::env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_some()
         || std::env::var("CARGO_ENCODED_RUSTFLAGS").is_ok_and(|f| f.contains("linker"));
-    if target == "x86_64-unknown-linux-gnu" && optimised && !linker_configured {
+    if target == "x86_64-unknown-linux-gnu" && native && optimised && !linker_configured && glibc_has_dt_relr() {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
+}
+
+/// Whether this machine's glibc (`getconf GNU_LIBC_VERSION`: "glibc 2.36") is 2.36 or newer.
+fn glibc_has_dt_relr() -> bool {
+    let Ok(out) = Command::new("getconf").arg("GNU_LIBC_VERSION").output() else { return false };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(version) = text.trim().strip_prefix("glibc ") else { return false };
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    (major, minor) >= (2, 36)
 }
